@@ -1,0 +1,75 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Settings every Swift target shares.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "understudy",
+    products: [
+        .executable(name: "understudy", targets: ["understudy"]),
+        .library(name: "Understudy", targets: ["Understudy"]),
+        .library(name: "UnderstudyLua", targets: ["UnderstudyLua"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // Lua 5.4 from the system package liblua5.4-dev.
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
+        ),
+        // C trampolines, the sandbox, the instruction budget, the memory cap and wrappers of Lua's macros.
+        // Every call that can longjmp (lua_error, luaL_error, ...) lives here, never in Swift.
+        .target(name: "CLuaShim", dependencies: ["CLua"]),
+
+        // libphonenumber (Debian's libphonenumber-dev, C++) behind a plain C interface.
+        .target(name: "CPhoneNumber", linkerSettings: [.linkedLibrary("phonenumber")]),
+
+        // The emulator: users, verification, devices, channels, clock, outbox, faults, errors. No Lua, no HTTP.
+        .target(
+            name: "Understudy",
+            dependencies: ["CPhoneNumber", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        // The Lua bridge and the scenario runtime: runs scenario files against fresh backends.
+        .target(
+            name: "UnderstudyLua",
+            dependencies: ["Understudy", "CLua", "CLuaShim"],
+            swiftSettings: swiftSettings
+        ),
+        // The command line.
+        .executableTarget(
+            name: "understudy",
+            dependencies: [
+                "Understudy", "UnderstudyLua",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Shared setup for the test targets.
+        .target(
+            name: "UnderstudyTestSupport",
+            dependencies: ["Understudy", "UnderstudyLua"],
+            path: "Tests/UnderstudyTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "UnderstudyTests",
+            dependencies: ["Understudy", "UnderstudyTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "UnderstudyLuaTests",
+            dependencies: ["UnderstudyLua", "Understudy", "UnderstudyTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

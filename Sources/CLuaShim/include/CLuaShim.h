@@ -1,0 +1,145 @@
+/*
+ * The C side of Understudy's Lua embedding.
+ *
+ * The one rule everything here follows: no longjmp ever crosses a Swift frame.
+ * - Swift functions exposed to Lua are called by `us_trampoline`; they return a result count, or US_RAISE
+ *   with the error value pushed, and only then, after the Swift frame has returned, C calls lua_error.
+ * - Swift enters Lua only through `us_pcall` (lua_pcallk with a message handler).
+ * - Lua's function-like macros are wrapped here as static inline functions so Swift can call them.
+ * - Every call that can raise (lua_error, luaL_error, luaL_check*, ...) appears only in CLuaShim.c.
+ */
+#ifndef UNDERSTUDY_CLUASHIM_H
+#define UNDERSTUDY_CLUASHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <lua.h>
+#include <lualib.h>
+#include <lauxlib.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What a Swift function returns to raise the Lua error value it pushed.
+#define US_RAISE (-1)
+
+/// A Swift function callable from Lua through the trampoline. Returns the number of results, or US_RAISE.
+typedef int (*us_swift_fn)(lua_State *L);
+
+/// Why a scenario was stopped for good (the failure cannot be caught by `pcall`).
+typedef enum us_fatal {
+    US_FATAL_NONE = 0,
+    US_FATAL_BUDGET = 1,
+    US_FATAL_MEMORY = 2,
+} us_fatal;
+
+/// Per-state bookkeeping, reached through lua_getextraspace.
+typedef struct us_info {
+    size_t memory_used;
+    size_t memory_limit;      /* bytes; 0 = unlimited (grows by a grace once the cap is hit) */
+    size_t memory_cap;        /* the configured cap, for messages */
+    size_t memory_peak;
+    int relaxed;              /* > 0 while Swift marshals values: the memory limit is lifted */
+    int fatal;                /* a us_fatal value; sticky until the state is closed */
+    int64_t budget;           /* instructions left */
+    int64_t budget_limit;     /* instructions granted per scenario */
+    void *host;               /* the Swift runtime object (unretained) */
+    char *output;             /* captured print output */
+    size_t output_length;
+    size_t output_capacity;
+    size_t output_limit;
+    int output_truncated;
+    int declaring;            /* 1 while a scenario file's chunk runs: scenario() may be called */
+} us_info;
+
+/// Creates a state with the limited allocator, the instruction hook and an empty registry. NULL on failure.
+lua_State *us_newstate(size_t memory_limit, int64_t instruction_budget, void *host);
+/// Closes the state and frees its bookkeeping.
+void us_close(lua_State *L);
+/// The bookkeeping of a state (or of one of its threads).
+us_info *us_info_of(lua_State *L);
+
+/// Opens the sandboxed standard library (or the whole library when `unsafe`), installs `print`, `scenario`,
+/// a text-only `load`, and seeds `math.random`. Protected: returns a Lua status, with a message on top on failure.
+int us_open_sandbox(lua_State *L, int unsafe, lua_Integer random_seed);
+
+/// Grants a fresh instruction budget (and re-arms the hook at its normal period).
+void us_reset_budget(lua_State *L, int64_t instruction_budget);
+/// Takes `instructions` off the budget: what a Swift call charges for the work it did.
+void us_charge(lua_State *L, int64_t instructions);
+
+/// Pushes a C closure that calls `fn` through the trampoline. The `extra` values on top of the stack become
+/// upvalues 2...extra+1 (they are popped). Allocates: call with the memory limit lifted.
+void us_push_swift_function(lua_State *L, us_swift_fn fn, int extra);
+
+/// lua_pcall with Understudy's message handler. On LUA_ERRRUN the value on top is a report table:
+/// { message = string, traceback = string, where = "file:line" or nil, value = the original error value,
+///   skip = reason (only for skip()) }. On LUA_ERRMEM it is the plain message.
+int us_pcall(lua_State *L, int nargs, int nresults);
+
+/// Loads a text chunk (never binary) under `chunkname`. Protected. Returns a Lua status.
+int us_load_text(lua_State *L, const char *buffer, size_t length, const char *chunkname);
+/// Loads a chunk this process produced itself (text or binary, e.g. a dumped prelude). Protected.
+int us_load_trusted(lua_State *L, const char *buffer, size_t length, const char *chunkname);
+/// Dumps the function on top of the stack into a malloc'd buffer (caller frees). NULL on failure.
+char *us_dump(lua_State *L, size_t *length);
+
+/// Sets the chunk name used to find "the failing statement" of a scenario file in error reports.
+void us_set_scenario_chunk(lua_State *L, const char *chunkname);
+
+/// Runs the loaded prelude chunk on top of the stack, handing it the binder for its environment, error
+/// describer and scenario runner. Returns a Lua status (report on top on failure).
+int us_run_prelude(lua_State *L);
+/// Runs the loaded scenario file on top of the stack in the scenario environment, collecting its declarations.
+int us_run_chunk(lua_State *L);
+/// Runs declared scenario `index` (1-based) through the prelude's runner. Returns a Lua status.
+int us_run_scenario(lua_State *L, int index, lua_Integer seed);
+/// Points upvalue 1 (_ENV) of the function at `index` to the scenario environment.
+void us_set_chunk_environment(lua_State *L, int index);
+
+/// Number of scenarios the loaded file declared.
+int us_scenario_count(lua_State *L);
+/// Name, declaration line and tag count of scenario `index` (1-based). Strings stay valid while declared.
+const char *us_scenario_name(lua_State *L, int index, size_t *length);
+int us_scenario_line(lua_State *L, int index);
+int us_scenario_tag_count(lua_State *L, int index);
+const char *us_scenario_tag(lua_State *L, int index, int tag, size_t *length);
+/// Pushes the function of scenario `index`.
+void us_push_scenario_function(lua_State *L, int index);
+/// Forgets every declared scenario (before loading another file into the same state).
+void us_clear_scenarios(lua_State *L);
+
+/// Output captured from `print` since the last clear.
+const char *us_output(lua_State *L, size_t *length);
+void us_output_clear(lua_State *L);
+
+/// Calls `fn(arguments...)` protected; on success leaves `nresults` results. Errors leave the report.
+/// Re-applies the memory limit while Lua runs, even when called from inside a Swift callback.
+int us_pcall_from_swift(lua_State *L, int nargs, int nresults);
+
+/* Macro wrappers (Lua's function-like macros do not import into Swift). */
+static inline int us_upvalueindex(int i) { return lua_upvalueindex(i); }
+static inline int us_registryindex(void) { return LUA_REGISTRYINDEX; }
+static inline void us_pop(lua_State *L, int n) { lua_settop(L, -(n) - 1); }
+static inline void us_newtable(lua_State *L) { lua_createtable(L, 0, 0); }
+static inline int us_isnoneornil(lua_State *L, int i) { return lua_type(L, i) <= 0; }
+static inline const char *us_tostring(lua_State *L, int i, size_t *len) { return lua_tolstring(L, i, len); }
+static inline lua_Integer us_tointeger(lua_State *L, int i, int *isnum) { return lua_tointegerx(L, i, isnum); }
+static inline lua_Number us_tonumber(lua_State *L, int i, int *isnum) { return lua_tonumberx(L, i, isnum); }
+static inline void us_insert(lua_State *L, int i) { lua_rotate(L, i, 1); }
+static inline void us_remove(lua_State *L, int i) { lua_rotate(L, i, -1); lua_settop(L, -2); }
+static inline void us_pushglobaltable(lua_State *L) { lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS); }
+
+/* Raw table helpers for tables Understudy built itself or reads without metamethods. All are `-` or `m`. */
+/// t[key] = value on top (pops it). Raw: no metamethods.
+void us_rawsetfield(lua_State *L, int table, const char *key, size_t keylen);
+/// Pushes t[key]. Raw: no metamethods. Returns the type.
+int us_rawgetfield(lua_State *L, int table, const char *key, size_t keylen);
+/// Is the value a "sequence-like" table (has t[1], or is empty)?
+int us_rawlen(lua_State *L, int i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,68 @@
+/// Push device registration and publishing.
+extension BackendlessApp {
+    /// Registers a device for push notifications on its channels (the `default` channel when none is given).
+    public func registerDevice(
+        token: String, deviceID: String?, os: DeviceRegistration.OperatingSystem, osVersion: String? = nil,
+        channels: [String]? = nil, expiration: Value? = nil
+    ) throws(BackendlessError) -> DeviceRegistration {
+        try checkFaults(
+            "devices.register",
+            .object([
+                "token": .string(token), "device_id": deviceID.map(Value.string) ?? .null, "os": .string(os.rawValue),
+                "channels": channels.map { .array($0.map(Value.string)) } ?? .null, "expiration": expiration ?? .null,
+            ])
+        )
+        return try devices.register(
+            token: token, deviceID: deviceID, os: os, osVersion: osVersion, channels: channels,
+            expiration: expiration, now: clock.now
+        )
+    }
+
+    /// The live registration of a device, or nil.
+    public func device(_ deviceID: String) -> DeviceRegistration? {
+        devices.registration(of: deviceID, now: clock.now)
+    }
+
+    /// Cancels a device's registration (5001 when it has none).
+    public func unregisterDevice(_ deviceID: String) throws(BackendlessError) {
+        try checkFaults("devices.unregister", .object(["device_id": .string(deviceID)]))
+        guard devices.unregister(deviceID, now: clock.now) else { throw BackendlessError.catalogue(5001) }
+    }
+
+    /// Every channel name, sorted (`default` always exists).
+    public var channelNames: [String] { devices.channelNames }
+
+    /// The devices live on a channel, sorted.
+    public func devices(onChannel channel: String) -> [String] {
+        devices.devices(on: channel, now: clock.now)
+    }
+
+    /// Publishes a push notification to the live devices of a channel, or to the listed devices. Returns the
+    /// device ids delivered to, sorted; each delivery lands in the outbox.
+    public func publish(message: String, channel: String? = nil, deviceIDs: [String]? = nil) throws(BackendlessError) -> [String] {
+        try checkFaults(
+            "push.publish",
+            .object([
+                "message": .string(message), "channel": channel.map(Value.string) ?? .null,
+                "device_ids": deviceIDs.map { .array($0.map(Value.string)) } ?? .null,
+            ])
+        )
+        let now = clock.now
+        let delivered: [String]
+        let recordedChannel: String?
+        if let deviceIDs {
+            var live = Set<String>()
+            for id in deviceIDs where devices.registration(of: id, now: now) != nil { live.insert(id) }
+            delivered = live.sorted()
+            recordedChannel = channel
+        } else {
+            let name = channel ?? DeviceRegistry.defaultChannel
+            delivered = devices.devices(on: name, now: now)
+            recordedChannel = name
+        }
+        for id in delivered {
+            outbox.deliver(Outbox.Push(deviceID: id, channel: recordedChannel, message: message, sentAt: now))
+        }
+        return delivered
+    }
+}

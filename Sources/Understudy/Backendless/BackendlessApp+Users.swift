@@ -1,0 +1,272 @@
+/// User registration, login, sessions, confirmation and status: the Backendless user service.
+extension BackendlessApp {
+    /// Properties the backend manages itself: never stored from a request.
+    static let systemProperties: Set<String> = [
+        "objectId", "id", "ownerId", "created", "updated", "userStatus", "___class", "lastLogin", "user-token",
+    ]
+    /// Columns every Users table has, accepted even with dynamic properties off.
+    static let builtInProperties: Set<String> = ["email", "name", "password", "blUserLocale"]
+
+    /// Registers a user (or converts a guest, when `objectId` names one). Checks run in the order of the
+    /// error catalogue; the first that applies wins. Does not log in.
+    /// - Parameter request: the properties as sent, in order; nil when the request had none at all.
+    public func register(_ request: [Property]?) throws(BackendlessError) -> BackendlessUser {
+        try checkFaults("users.register", request.map(Value.init(properties:)) ?? .null)
+        guard let request, !request.isEmpty else { throw .missingParameters }
+        guard settings.registration else { throw .registrationDisabled }
+
+        // 3039: objectId / id, unless it names a guest to convert.
+        var guest: StoredUser?
+        for property in request where property.name == "objectId" || property.name == "id" {
+            guard property.name == "objectId", let text = property.value.stringValue,
+                let id = Identifier128(parsing: text), let user = users[id], user.status == .guest
+            else { throw .reservedObjectID }
+            guest = user
+        }
+
+        // 3043: the same property twice (also differing only in case).
+        if request.count > 1 {
+            var seen = Set<String>(minimumCapacity: request.count)
+            for property in request where !seen.insert(property.name.lowercasedIfNeeded()).inserted {
+                throw .duplicateProperties
+            }
+        }
+
+        guard case .string(let password)? = request[named: "password"], !password.isEmpty else {
+            throw .passwordRequired
+        }
+
+        let identity = settings.identity
+        guard let identityValue = request[named: identity], let identityKey = identityKey(identityValue) else {
+            throw .missingIdentity(identity)
+        }
+
+        let email = request[named: "email"]
+        if settings.emailConfirmation, email == nil || email!.isEmpty { throw .emailRequiredForConfirmation }
+        if let email, !email.isEmpty {
+            guard case .string(let address) = email, address.isEmailAddress else { throw .wrongEmailFormat }
+        }
+
+        if !settings.dynamicProperties {
+            for property in request
+            where !Self.systemProperties.contains(property.name) && !Self.builtInProperties.contains(property.name)
+                && property.name != identity && settings.properties[property.name] == nil
+            {
+                throw .dynamicPropertiesDisabled(property.name)
+            }
+        }
+
+        if !settings.properties.isEmpty {
+            let rules = settings.properties.sorted { $0.key < $1.key }
+            for (name, rule) in rules where rule.required {
+                guard let value = request[named: name] else { throw .requiredProperty(name) }
+                if value.isEmpty { throw .missingRequiredValue(name) }
+            }
+        }
+
+        for property in request {
+            guard case .string(let text) = property.value else { continue }
+            let limit = settings.properties[property.name]?.maxLength ?? BackendlessSettings.defaultMaxLength
+            if text.utf8.count > limit, text.unicodeScalars.count > limit { throw .valueTooLong(property.name, limit: limit) }
+        }
+
+        if let existing = identityIndex[identityKey], existing !== guest { throw .userAlreadyExists }
+        guard guest != nil || users.count < capacity.maxUsers else {
+            throw BackendlessError(code: 3021, message: "Unable to register user due to error: the emulator holds its maximum of \(capacity.maxUsers) users")
+        }
+
+        var stored: [Property] = []
+        stored.reserveCapacity(request.count)
+        for property in request where property.name != "password" && !Self.systemProperties.contains(property.name) {
+            stored.append(property)
+        }
+        let status: UserStatus = settings.emailConfirmation ? .emailConfirmationPending : .enabled
+        let hash = PasswordHash(password: password, generator: &random)
+        let user: StoredUser
+        if let guest {
+            user = guest
+            user.properties = stored
+            user.password = hash
+            user.status = status
+            user.updated = clock.milliseconds
+            guestCount -= 1
+        } else {
+            user = StoredUser(
+                objectID: random.nextIdentifier(), properties: stored, password: hash, status: status,
+                created: clock.milliseconds
+            )
+            users[user.objectID] = user
+        }
+        identityIndex[identityKey] = user
+        if status == .emailConfirmationPending, case .string(let address)? = email {
+            sendConfirmation(to: address, for: user)
+        }
+        return user.snapshot
+    }
+
+    private func sendConfirmation(to address: String, for user: StoredUser) {
+        let token = random.nextIdentifier().formatted(uppercase: false)
+        confirmationTokens[token] = user.objectID
+        outbox.send(
+            Outbox.Email(
+                to: address, subject: "Please confirm your email address", kind: .confirmation, code: nil,
+                link: "\(linkBase)/\(settings.appID)/\(settings.apiKey)/users/confirmemail/\(token)",
+                sentAt: clock.now
+            )
+        )
+    }
+
+    /// Logs in with the identity value and password; returns the session with its token.
+    public func login(identity: String?, password: String?) throws(BackendlessError) -> BackendlessSession {
+        try checkFaults("users.login", .object(["identity": identity.map(Value.string) ?? .null, "password": password.map(Value.string) ?? .null]))
+        guard settings.logins else { throw .loginsDisabled }
+        guard let identity, !identity.isEmpty, let password, !password.isEmpty else { throw .emptyLogin }
+        guard let key = identityKey(.string(identity)), let user = identityIndex[key] else { throw .invalidLogin }
+
+        if let lockedUntil = user.lockedUntil {
+            if clock.now < lockedUntil { throw .lockedOut }
+            user.lockedUntil = nil
+            user.failedLogins = 0
+        }
+        guard let hash = user.password, hash.matches(password) else {
+            user.failedLogins += 1
+            if settings.lockoutAfter > 0, user.failedLogins >= settings.lockoutAfter {
+                user.lockedUntil = clock.now + settings.lockoutMinutes * 60
+            }
+            throw .invalidLogin
+        }
+        user.failedLogins = 0
+        switch user.status {
+        case .disabled: throw .accountDisabled
+        case .emailConfirmationPending: throw .emailNotConfirmed
+        case .enabled, .guest: break
+        }
+        switch settings.multipleLogins {
+        case .allow: break
+        case .deny: if !user.sessions.isEmpty { throw .alreadyLoggedIn }
+        case .limit(let count): if user.sessions.count >= count { throw .loginLimitReached }
+        }
+        user.lastLogin = clock.milliseconds
+        return openSession(for: user)
+    }
+
+    private func openSession(for user: StoredUser) -> BackendlessSession {
+        let token = random.nextIdentifier()
+        user.sessions.append(token)
+        sessions[token] = user
+        return BackendlessSession(user: user.snapshot, token: token.formatted())
+    }
+
+    /// Ends the session of `token`.
+    public func logout(token: String) throws(BackendlessError) {
+        try checkFaults("users.logout", .object(["token": .string(token)]))
+        guard let id = Identifier128(parsing: token), let user = sessions.removeValue(forKey: id) else {
+            throw .unknownToken(token)
+        }
+        user.sessions.removeAll { $0 == id }
+    }
+
+    /// The user a session token belongs to.
+    public func user(forToken token: String) throws(BackendlessError) -> BackendlessUser {
+        guard let id = Identifier128(parsing: token), let user = sessions[id] else { throw .unknownToken(token) }
+        return user.snapshot
+    }
+
+    /// Creates a guest account and logs it in.
+    public func guestLogin() throws(BackendlessError) -> BackendlessSession {
+        try checkFaults("users.guest_login", .object([:]))
+        guard users.count < capacity.maxUsers else {
+            throw BackendlessError(code: 3022, message: "Unable to login user due to error: the emulator holds its maximum of \(capacity.maxUsers) users")
+        }
+        let user = StoredUser(
+            objectID: random.nextIdentifier(), properties: [], password: nil, status: .guest, created: clock.milliseconds
+        )
+        users[user.objectID] = user
+        guestCount += 1
+        user.lastLogin = clock.milliseconds
+        return openSession(for: user)
+    }
+
+    /// Confirms a pending user's email (what clicking the confirmation link does).
+    public func confirmEmail(objectID: String) throws(BackendlessError) -> BackendlessUser {
+        try checkFaults("users.confirm_email", .object(["objectId": .string(objectID)]))
+        guard let id = Identifier128(parsing: objectID), let user = users[id] else { throw .unknownObjectID(objectID) }
+        if user.status == .emailConfirmationPending {
+            user.status = .enabled
+            user.updated = clock.milliseconds
+        }
+        return user.snapshot
+    }
+
+    /// Confirms through the token of a confirmation link.
+    public func confirmEmail(linkToken: String) throws(BackendlessError) -> BackendlessUser {
+        guard let id = confirmationTokens[linkToken] else {
+            throw BackendlessError(code: 3092, message: "Unable to confirm email. The confirmation link is not valid.")
+        }
+        return try confirmEmail(objectID: id.formatted())
+    }
+
+    /// Enables or disables an account, as the console does. Disabling ends the user's sessions.
+    public func setStatus(objectID: String, to status: UserStatus) throws(BackendlessError) -> BackendlessUser {
+        try checkFaults("users.set_status", .object(["objectId": .string(objectID), "status": .string(status.rawValue)]))
+        guard let id = Identifier128(parsing: objectID), let user = users[id] else { throw .unknownObjectID(objectID) }
+        user.status = status
+        user.updated = clock.milliseconds
+        if status == .disabled {
+            for token in user.sessions { sessions[token] = nil }
+            user.sessions.removeAll()
+        }
+        return user.snapshot
+    }
+
+    /// The user with this identity value, or nil.
+    public func find(identity: String) -> BackendlessUser? {
+        guard let key = identityKey(.string(identity)) else { return nil }
+        return identityIndex[key]?.snapshot
+    }
+
+    /// The user with this objectId, or nil (guests included).
+    public func user(objectID: String) -> BackendlessUser? {
+        guard let id = Identifier128(parsing: objectID) else { return nil }
+        return users[id]?.snapshot
+    }
+
+    /// Registered users, guests excluded.
+    public var userCount: Int { users.count - guestCount }
+
+    /// Every user (guests included), oldest first.
+    public var allUsers: [BackendlessUser] {
+        users.values.sorted { $0.created != $1.created ? $0.created < $1.created : $0.objectID.high < $1.objectID.high }
+            .map(\.snapshot)
+    }
+}
+
+extension String {
+    /// A plain `local@domain.tld` check: one `@`, no spaces or control characters, a dotted domain.
+    var isEmailAddress: Bool {
+        var atIndex = -1
+        var index = 0
+        var lastDot = -1
+        var previous: UInt8 = 0
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "@"):
+                if atIndex >= 0 { return false }
+                atIndex = index
+            case UInt8(ascii: "."):
+                if atIndex >= 0 {
+                    if previous == UInt8(ascii: "@") || previous == UInt8(ascii: ".") { return false }
+                    lastDot = index
+                }
+            case 0...32, 127, UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: ","), UInt8(ascii: ":"),
+                UInt8(ascii: ";"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "["), UInt8(ascii: "]"),
+                UInt8(ascii: "\\"), UInt8(ascii: "\""):
+                return false
+            default: break
+            }
+            previous = byte
+            index += 1
+        }
+        return atIndex > 0 && lastDot > atIndex + 1 && lastDot < index - 1
+    }
+}

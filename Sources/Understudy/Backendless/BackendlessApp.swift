@@ -1,0 +1,88 @@
+/// An emulated Backendless application: users, sessions, email confirmation and push device registrations,
+/// with its own virtual clock, outbox and faults. Not thread-safe: one owner at a time.
+public final class BackendlessApp: EmulatedApp {
+    public static let operations = [
+        "users.register", "users.login", "users.logout", "users.guest_login", "users.confirm_email",
+        "users.set_status", "devices.register", "devices.unregister", "push.publish",
+    ]
+
+    public var settings: BackendlessSettings {
+        didSet {
+            if settings.identity != oldValue.identity { rebuildIdentityIndex() }
+        }
+    }
+    public var clock = VirtualClock()
+    public var outbox = Outbox()
+    public var faults: FaultInjector
+    /// Where confirmation links point (the HTTP server sets its own address).
+    public var linkBase = "http://127.0.0.1:8080"
+    public let capacity: Capacity
+
+    var random: SeededGenerator
+    var users: [Identifier128: StoredUser] = [:]
+    /// Users by identity value (lower-cased for `email`).
+    var identityIndex: [String: StoredUser] = [:]
+    var sessions: [Identifier128: StoredUser] = [:]
+    var confirmationTokens: [String: Identifier128] = [:]
+    var guestCount = 0
+    /// Push device registrations and channels.
+    public var devices: DeviceRegistry
+
+    /// A fresh app. `seed` decides every id, token and code it will hand out.
+    public init(settings: BackendlessSettings = BackendlessSettings(), seed: UInt64, capacity: Capacity = Capacity()) {
+        self.settings = settings
+        self.capacity = capacity
+        let root = SeededGenerator(seed: seed)
+        random = root.derived(1)
+        faults = FaultInjector(random: root.derived(2))
+        devices = DeviceRegistry(random: root.derived(3), capacity: capacity.maxDevices)
+    }
+
+    /// The error an injected fault answers with.
+    func failure(for fault: Fault) -> BackendlessError {
+        let code: Int
+        switch fault.code {
+        case .number(let number): code = number
+        case .text(let text): code = Int(text) ?? 0
+        }
+        return BackendlessError(
+            code: code, message: fault.message ?? BackendlessError.catalogueMessage(for: code), httpStatus: fault.status
+        )
+    }
+
+    /// Throws the fault's error when one applies to this call.
+    func checkFaults(_ operation: String, _ arguments: @autoclosure () -> Value) throws(BackendlessError) {
+        if let fault = faults.trigger(operation, arguments: arguments()) { throw failure(for: fault) }
+    }
+
+    func identityKey(_ value: Value) -> String? {
+        let text: String
+        switch value {
+        case .string(let string): text = string
+        case .int(let number): text = String(number)
+        case .double(let number): text = String(number)
+        case .bool(let flag): text = String(flag)
+        default: return nil
+        }
+        if text.isEmpty { return nil }
+        return settings.identity == "email" ? text.lowercasedIfNeeded() : text
+    }
+
+    func rebuildIdentityIndex() {
+        identityIndex.removeAll(keepingCapacity: true)
+        let property = settings.identity
+        for user in users.values where user.status != .guest {
+            if let value = user.properties[named: property], let key = identityKey(value), identityIndex[key] == nil {
+                identityIndex[key] = user
+            }
+        }
+    }
+}
+
+extension String {
+    /// Lower-cases only when needed, so already lower-case strings share their storage.
+    func lowercasedIfNeeded() -> String {
+        for byte in utf8 where (byte >= 65 && byte <= 90) || byte >= 128 { return lowercased() }
+        return self
+    }
+}

@@ -1,0 +1,54 @@
+/// The status of a Backendless user account.
+public enum UserStatus: String, Sendable, Hashable {
+    case enabled = "ENABLED"
+    case disabled = "DISABLED"
+    case emailConfirmationPending = "EMAIL_CONFIRMATION_PENDING"
+    case guest = "GUEST"
+}
+
+/// A user as Backendless returns it: every stored property except the password, plus the system fields.
+public struct BackendlessUser: Sendable, Hashable {
+    public var objectID: String
+    /// The stored properties, in registration order (never the password).
+    public var properties: [Property]
+    public var status: UserStatus
+    /// Milliseconds since the epoch on the virtual clock.
+    public var created: Int64
+    public var updated: Int64?
+    public var lastLogin: Int64?
+}
+
+/// A logged-in session.
+public struct BackendlessSession: Sendable, Hashable {
+    public var user: BackendlessUser
+    public var token: String
+}
+
+/// A user as the backend stores it.
+final class StoredUser {
+    let objectID: Identifier128
+    var properties: [Property]
+    var password: PasswordHash?
+    var status: UserStatus
+    let created: Int64
+    var updated: Int64?
+    var lastLogin: Int64?
+    var failedLogins = 0
+    var lockedUntil: Double?
+    var sessions: [Identifier128] = []
+
+    init(objectID: Identifier128, properties: [Property], password: PasswordHash?, status: UserStatus, created: Int64) {
+        self.objectID = objectID
+        self.properties = properties
+        self.password = password
+        self.status = status
+        self.created = created
+    }
+
+    var snapshot: BackendlessUser {
+        BackendlessUser(
+            objectID: objectID.formatted(), properties: properties, status: status, created: created,
+            updated: updated, lastLogin: lastLogin
+        )
+    }
+}

@@ -1,0 +1,82 @@
+/// A dynamic value as scenarios and HTTP bodies carry it: what a user property, a fault argument or a JSON
+/// field can hold.
+public enum Value: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([Value])
+    case object([String: Value])
+
+    /// The string inside, if this is a string.
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// The number inside as a Double, if this is a number.
+    public var numberValue: Double? {
+        switch self {
+        case .int(let number): return Double(number)
+        case .double(let number): return number
+        default: return nil
+        }
+    }
+
+    /// True for `null` and for the empty string: what Backendless treats as "no value".
+    public var isEmpty: Bool {
+        switch self {
+        case .null: return true
+        case .string(let text): return text.isEmpty
+        default: return false
+        }
+    }
+
+    /// The value's kind, for error messages.
+    public var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .int, .double: return "number"
+        case .string: return "string"
+        case .array: return "list"
+        case .object: return "object"
+        }
+    }
+}
+
+extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+extension Value {
+    /// An object holding these properties (the first wins where a name repeats).
+    public init(properties: [Property]) {
+        var object: [String: Value] = [:]
+        object.reserveCapacity(properties.count)
+        for property in properties where object[property.name] == nil { object[property.name] = property.value }
+        self = .object(object)
+    }
+}
+
+/// One named property, in the order a request listed it.
+public struct Property: Sendable, Hashable {
+    public var name: String
+    public var value: Value
+
+    public init(_ name: String, _ value: Value) {
+        self.name = name
+        self.value = value
+    }
+}
+
+extension Array where Element == Property {
+    /// The value of the first property with this exact name.
+    public subscript(named name: String) -> Value? {
+        for property in self where property.name == name { return property.value }
+        return nil
+    }
+}

@@ -1,0 +1,94 @@
+/// Email and SMS verification: sending codes, checking them, and re-sending them.
+extension KiiApp {
+    /// Verifies the email address waiting for it (a changed address, or the registration's own) with the code
+    /// from the verification email. A changed address then replaces the old one, which no longer logs in.
+    /// Email codes never expire.
+    ///
+    /// Errors: 404 `USER_NOT_FOUND`; 400 `INVALID_ACCOUNT_STATUS` when nothing waits for verification;
+    /// 403 `INVALID_VERIFICATION_CODE` for a wrong code (the right one keeps working).
+    public func verifyEmail(userID: String, code: String) throws(KiiError) -> KiiUser {
+        try checkFaults("users.verify_email", .object(["userID": .string(userID), "code": .string(code)]))
+        let user = try storedUser(userID)
+        guard user.emailAwaitingVerification != nil, let expected = user.emailCode else {
+            throw .invalidAccountStatus(accountType: "email address")
+        }
+        guard code == expected else { throw .invalidVerificationCode(code, accountType: "email address") }
+        if let pending = user.pendingEmail {
+            let old = user.email
+            user.email = pending
+            user.pendingEmail = nil
+            releaseEmail(old, of: user)
+        }
+        user.emailVerified = true
+        user.emailCode = nil
+        return user.snapshot()
+    }
+
+    /// Verifies the phone number waiting for it with the texted code; a changed number then replaces the old one.
+    ///
+    /// Errors: 404 `USER_NOT_FOUND`; 400 `INVALID_ACCOUNT_STATUS` when nothing waits for verification;
+    /// 403 `INVALID_VERIFICATION_CODE` for a wrong code; 410 `PHONE_NUMBER_VERIFICATION_CODE_EXPIRED` for the
+    /// right code more than `sms_code_ttl` seconds after it was sent (exactly at the limit it still works).
+    public func verifyPhone(userID: String, code: String) throws(KiiError) -> KiiUser {
+        try checkFaults("users.verify_phone", .object(["userID": .string(userID), "code": .string(code)]))
+        let user = try storedUser(userID)
+        guard user.phoneAwaitingVerification != nil, let expected = user.phoneCode else {
+            throw .invalidAccountStatus(accountType: "phone number")
+        }
+        guard code == expected else { throw .invalidVerificationCode(code, accountType: "phone number") }
+        guard clock.now - user.phoneCodeSentAt <= settings.smsCodeTTL else {
+            throw .phoneCodeExpired(ttl: settings.smsCodeTTL)
+        }
+        if let pending = user.pendingPhone {
+            let old = user.phone
+            user.phone = pending
+            user.pendingPhone = nil
+            releasePhone(old, of: user)
+        }
+        user.phoneVerified = true
+        user.phoneCode = nil
+        return user.snapshot()
+    }
+
+    /// Sends the verification email again, with the same code, to the address waiting for verification.
+    /// Errors: 404 `USER_NOT_FOUND`; 400 `INVALID_ACCOUNT_STATUS` when nothing waits.
+    public func resendEmailVerification(userID: String) throws(KiiError) {
+        let user = try storedUser(userID)
+        guard let address = user.emailAwaitingVerification else {
+            throw .invalidAccountStatus(accountType: "email address")
+        }
+        sendEmailVerification(to: address, for: user, code: user.emailCode)
+    }
+
+    /// Texts a new verification code (valid for `sms_code_ttl` from now) to the number waiting for verification;
+    /// the previous code stops working. Errors: 404 `USER_NOT_FOUND`; 400 `INVALID_ACCOUNT_STATUS` when nothing
+    /// waits.
+    public func resendPhoneVerification(userID: String) throws(KiiError) {
+        let user = try storedUser(userID)
+        guard let number = user.phoneAwaitingVerification else {
+            throw .invalidAccountStatus(accountType: "phone number")
+        }
+        sendPhoneVerification(to: number, for: user)
+    }
+
+    /// Emails `code` (a new 6-digit one when nil) and a link carrying it to `address`.
+    func sendEmailVerification(to address: String, for user: KiiStoredUser, code: String? = nil) {
+        let code = code ?? codes.nextDigits(6)
+        user.emailCode = code
+        outbox.send(
+            Outbox.Email(
+                to: address, subject: "Please verify your email address", kind: .verification, code: code,
+                link: "\(linkBase)/api/apps/\(settings.appID)/users/\(user.userID)/email-address/verify?code=\(code)",
+                sentAt: clock.now
+            )
+        )
+    }
+
+    /// Texts a new 6-digit code to `number` (E.164) and starts its lifetime.
+    func sendPhoneVerification(to number: String, for user: KiiStoredUser) {
+        let code = codes.nextDigits(6)
+        user.phoneCode = code
+        user.phoneCodeSentAt = clock.now
+        outbox.send(Outbox.SMS(to: number, body: "Your verification code is \(code)", code: code, sentAt: clock.now))
+    }
+}

@@ -1,0 +1,142 @@
+/// An emulated Kii Cloud application: users identified by username, email address and/or phone number, logins,
+/// and email / SMS verification, with its own virtual clock, outbox and faults. Not thread-safe: one owner at a
+/// time.
+public final class KiiApp: EmulatedApp {
+    /// The operation names `faults.inject` accepts for Kii.
+    public static let operations = [
+        "users.register", "users.login", "users.verify_email", "users.verify_phone", "users.change_email",
+        "users.change_phone",
+    ]
+
+    /// The portal settings; changes apply to the next call.
+    public var settings: KiiSettings
+    /// The virtual clock (SMS code lifetimes, `created`).
+    public var clock = VirtualClock()
+    /// Every verification email and SMS sent.
+    public var outbox = Outbox()
+    /// Injected faults, checked first by every operation.
+    public var faults: FaultInjector
+    /// Where verification links point (the HTTP server sets its own address).
+    public var linkBase = "http://127.0.0.1:8080"
+    /// How many users this app may hold.
+    public let capacity: Capacity
+
+    /// userIDs.
+    var ids: SeededGenerator
+    /// Access tokens.
+    var tokens: SeededGenerator
+    /// Verification codes.
+    var codes: SeededGenerator
+    /// Password salts.
+    var salts: SeededGenerator
+
+    var users: [Identifier128: KiiStoredUser] = [:]
+    /// Users in registration order.
+    var registrationOrder: [KiiStoredUser] = []
+    /// Users by lower-cased username.
+    var loginNames: [String: KiiStoredUser] = [:]
+    /// Users by ASCII-lower-cased email address, current or pending.
+    var emails: [String: KiiStoredUser] = [:]
+    /// Users by E.164 phone number, current or pending.
+    var phones: [String: KiiStoredUser] = [:]
+    /// Users by access token.
+    var sessions: [String: KiiStoredUser] = [:]
+    var phoneCache = PhoneNumberCache()
+
+    /// A fresh app. `seed` decides every userID, token and code it will hand out.
+    public init(settings: KiiSettings = KiiSettings(), seed: UInt64, capacity: Capacity = Capacity()) {
+        self.settings = settings
+        self.capacity = capacity
+        let root = SeededGenerator(seed: seed)
+        ids = root.derived(1)
+        faults = FaultInjector(random: root.derived(2))
+        tokens = root.derived(3)
+        codes = root.derived(4)
+        salts = root.derived(5)
+    }
+
+    /// Throws the fault's error when one applies to this call.
+    func checkFaults(_ operation: String, _ arguments: @autoclosure () -> Value) throws(KiiError) {
+        if let fault = faults.trigger(operation, arguments: arguments()) { throw KiiError(fault: fault) }
+    }
+
+    /// The stored user with this userID; 404 `USER_NOT_FOUND` otherwise.
+    func storedUser(_ userID: String) throws(KiiError) -> KiiStoredUser {
+        guard let id = Identifier128(parsing: userID), let user = users[id] else { throw .userNotFound(userID) }
+        return user
+    }
+
+    /// The user with this userID, or nil.
+    public func user(userID: String) -> KiiUser? {
+        guard let id = Identifier128(parsing: userID) else { return nil }
+        return users[id]?.snapshot()
+    }
+
+    /// How many users are registered.
+    public var userCount: Int { users.count }
+
+    /// Every user, in registration order.
+    public var allUsers: [KiiUser] { registrationOrder.map { $0.snapshot() } }
+
+    // MARK: Tokens and codes
+
+    private static let tokenAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// A new access token for `user`: 43 characters from `A-Z a-z 0-9 - _`. Earlier tokens stay valid.
+    func openSession(for user: KiiStoredUser) -> String {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(43)
+        var word: UInt64 = 0
+        var bitsLeft = 0
+        while bytes.count < 43 {
+            if bitsLeft < 6 {
+                word = tokens.next()
+                bitsLeft = 64
+            }
+            bytes.append(Self.tokenAlphabet[Int(word & 63)])
+            word >>= 6
+            bitsLeft -= 6
+        }
+        let token = String(decoding: bytes, as: UTF8.self)
+        sessions[token] = user
+        return token
+    }
+
+    /// The user an access token belongs to (for HTTP's `Authorization: Bearer`); 401 `UNAUTHORIZED` otherwise.
+    public func user(forToken token: String) throws(KiiError) -> KiiUser {
+        guard let user = sessions[token] else { throw .unauthorized("The access token \(token) is not valid") }
+        return user.snapshot()
+    }
+
+    // MARK: Address indexes
+
+    /// 409 `USER_ALREADY_EXISTS` when another user has `email` as current or pending address.
+    func checkEmailFree(_ email: String, for user: KiiStoredUser?) throws(KiiError) {
+        if let owner = emails[email.asciiLowercased()], owner !== user {
+            throw .userAlreadyExists(field: "emailAddress", value: email)
+        }
+    }
+
+    /// 409 `USER_ALREADY_EXISTS` when another user has `e164` as current or pending number.
+    func checkPhoneFree(_ e164: String, for user: KiiStoredUser?) throws(KiiError) {
+        if let owner = phones[e164], owner !== user {
+            throw .userAlreadyExists(field: "phoneNumber", value: e164)
+        }
+    }
+
+    /// Removes `email` from the index when it points at `user` and `user` no longer holds it.
+    func releaseEmail(_ email: String?, of user: KiiStoredUser) {
+        guard let email else { return }
+        let key = email.asciiLowercased()
+        guard emails[key] === user else { return }
+        if user.email?.asciiLowercased() == key || user.pendingEmail?.asciiLowercased() == key { return }
+        emails[key] = nil
+    }
+
+    /// Removes `e164` from the index when it points at `user` and `user` no longer holds it.
+    func releasePhone(_ e164: String?, of user: KiiStoredUser) {
+        guard let e164, phones[e164] === user else { return }
+        if user.phone == e164 || user.pendingPhone == e164 { return }
+        phones[e164] = nil
+    }
+}

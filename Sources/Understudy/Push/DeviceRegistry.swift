@@ -1,0 +1,168 @@
+/// A device's registration for push notifications.
+public struct DeviceRegistration: Sendable, Hashable {
+    /// The operating system of the device.
+    public enum OperatingSystem: String, Sendable, Hashable, CaseIterable {
+        case ios = "IOS"
+        case android = "ANDROID"
+    }
+
+    public var deviceID: String
+    public var token: String
+    public var os: OperatingSystem
+    public var osVersion: String?
+    /// Channel name and that channel's registration id, in the order registered.
+    public var channels: [(name: String, registrationID: String)]
+    /// Seconds on the virtual clock when the registration ends; nil for never.
+    public var expiration: Double?
+
+    /// The real service's reply form: `id::channel,id::channel`.
+    public var registrationID: String {
+        channels.map { "\($0.registrationID)::\($0.name)" }.joined(separator: ",")
+    }
+
+    public static func == (lhs: DeviceRegistration, rhs: DeviceRegistration) -> Bool {
+        lhs.deviceID == rhs.deviceID && lhs.token == rhs.token && lhs.os == rhs.os && lhs.osVersion == rhs.osVersion
+            && lhs.expiration == rhs.expiration && lhs.channels.elementsEqual(rhs.channels, by: { $0 == $1 })
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(deviceID)
+        hasher.combine(token)
+    }
+}
+
+/// Push device registrations and channels. Expired registrations leave lazily: a heap ordered by expiration is
+/// drained up to the current time before any read, so moving the clock costs nothing per registration.
+public struct DeviceRegistry {
+    public static let defaultChannel = "default"
+    static let maxChannelNameLength = 100
+    static let maxDeviceIDLength = 100
+    static let maxTokenLength = 500
+
+    private struct Entry {
+        var registration: DeviceRegistration
+        var generation: Int
+    }
+
+    private struct Expiry {
+        var time: Double
+        var deviceID: String
+        var generation: Int
+    }
+
+    private var entries: [String: Entry] = [:]
+    private var members: [String: Set<String>] = [DeviceRegistry.defaultChannel: []]
+    private var expiries = MinHeap<Expiry>(by: { $0.time < $1.time })
+    private var generation = 0
+    private var random: SeededGenerator
+    private let capacity: Int
+
+    init(random: SeededGenerator, capacity: Int) {
+        self.random = random
+        self.capacity = capacity
+    }
+
+    /// Removes every registration whose expiration is at or before `now`.
+    mutating func expire(upTo now: Double) {
+        while let next = expiries.min, next.time <= now {
+            expiries.removeMin()
+            if let entry = entries[next.deviceID], entry.generation == next.generation {
+                remove(entry.registration)
+            }
+        }
+    }
+
+    private mutating func remove(_ registration: DeviceRegistration) {
+        entries[registration.deviceID] = nil
+        for channel in registration.channels { members[channel.name]?.remove(registration.deviceID) }
+    }
+
+    /// Registers (or re-registers, replacing) a device.
+    mutating func register(
+        token: String, deviceID: String?, os: DeviceRegistration.OperatingSystem, osVersion: String?,
+        channels requested: [String]?, expiration: Value?, now: Double
+    ) throws(BackendlessError) -> DeviceRegistration {
+        guard let deviceID, !deviceID.isEmpty else { throw BackendlessError.catalogue(5011) }
+        if deviceID.unicodeScalars.count > Self.maxDeviceIDLength {
+            throw BackendlessError.valueTooLong("deviceId", limit: Self.maxDeviceIDLength)
+        }
+        if token.unicodeScalars.count > Self.maxTokenLength {
+            throw BackendlessError.valueTooLong("deviceToken", limit: Self.maxTokenLength)
+        }
+        var channelNames: [String] = []
+        for name in requested ?? [] where !channelNames.contains(name) {
+            guard Self.isValidChannelName(name) else {
+                throw BackendlessError(code: 5044, message: "Channel name contains invalid character: '\(name)'")
+            }
+            channelNames.append(name)
+        }
+        if channelNames.isEmpty { channelNames = [Self.defaultChannel] }
+
+        var expiresAt: Double?
+        switch expiration {
+        case nil, .null?: expiresAt = nil
+        case .int(let seconds)?: expiresAt = Double(seconds)
+        case .double(let seconds)? where seconds.isFinite: expiresAt = seconds
+        default: throw BackendlessError.catalogue(5004)
+        }
+        if let expiresAt, expiresAt <= now { throw BackendlessError.catalogue(5004) }
+
+        expire(upTo: now)
+        if let previous = entries[deviceID] {
+            remove(previous.registration)
+        } else if entries.count >= capacity {
+            throw BackendlessError(code: 5043, message: "Could not register channel: the emulator holds its maximum of \(capacity) devices")
+        }
+        let registration = DeviceRegistration(
+            deviceID: deviceID, token: token, os: os, osVersion: osVersion,
+            channels: channelNames.map { ($0, random.nextIdentifier().formatted()) }, expiration: expiresAt
+        )
+        generation += 1
+        entries[deviceID] = Entry(registration: registration, generation: generation)
+        for name in channelNames { members[name, default: []].insert(deviceID) }
+        if let expiresAt { expiries.insert(Expiry(time: expiresAt, deviceID: deviceID, generation: generation)) }
+        return registration
+    }
+
+    /// The live registration of a device.
+    mutating func registration(of deviceID: String, now: Double) -> DeviceRegistration? {
+        expire(upTo: now)
+        return entries[deviceID]?.registration
+    }
+
+    /// Cancels a registration. False when the device has none.
+    mutating func unregister(_ deviceID: String, now: Double) -> Bool {
+        expire(upTo: now)
+        guard let entry = entries[deviceID] else { return false }
+        remove(entry.registration)
+        return true
+    }
+
+    /// Every channel name, sorted.
+    var channelNames: [String] { members.keys.sorted() }
+
+    /// The devices live on a channel, sorted.
+    mutating func devices(on channel: String, now: Double) -> [String] {
+        expire(upTo: now)
+        return members[channel].map { $0.sorted() } ?? []
+    }
+
+    /// How many registrations are live.
+    mutating func count(now: Double) -> Int {
+        expire(upTo: now)
+        return entries.count
+    }
+
+    static func isValidChannelName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.utf8.count <= maxChannelNameLength else { return false }
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                continue
+            default: return false
+            }
+        }
+        return true
+    }
+}

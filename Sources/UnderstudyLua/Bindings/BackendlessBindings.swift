@@ -1,0 +1,318 @@
+internal import CLua
+internal import CLuaShim
+internal import Understudy
+
+/// `understudy.backendless(settings)`: the Backendless flavour's app table.
+enum BackendlessBindings {
+    static let create: us_swift_fn = { L in
+        LuaCall.run(L, "understudy.backendless") { call throws(LuaMisuse) in
+            let host = call.host
+            let app = BackendlessApp(seed: host.nextAppSeed())
+            try SharedBindings.apply(call, settingsAt: 1, to: app, function: "understudy.backendless")
+            let handle = host.adopt(app)
+            pushApp(call.L, handle: handle)
+            return 1
+        }
+    }
+
+    static func pushApp(_ L: OpaquePointer, handle: Int64) {
+        lua_createtable(L, 0, 10)
+        let table = lua_gettop(L)
+        LuaValues.push(L, "backendless")
+        LuaValues.setField(L, table, "flavour")
+        Binding.table(
+            L, handle,
+            [
+                ("register", register), ("login", login), ("logout", logout), ("guest_login", guestLogin),
+                ("confirm_email", confirmEmail), ("find", find), ("count", count), ("set_status", setStatus),
+                ("get", get), ("all", all), ("seed", seed),
+            ]
+        )
+        LuaValues.setField(L, table, "users")
+        Binding.table(L, handle, [("register", registerDevice), ("get", getDevice), ("unregister", unregisterDevice)])
+        LuaValues.setField(L, table, "devices")
+        Binding.table(L, handle, [("list", listChannels), ("devices", channelDevices)])
+        LuaValues.setField(L, table, "channels")
+        Binding.table(L, handle, [("publish", publish)])
+        LuaValues.setField(L, table, "push")
+        SharedBindings.install(L, app: table, handle: handle, BackendlessApp.self)
+    }
+
+    // MARK: Presenting results
+
+    /// Every stored property except the password, plus objectId, userStatus, created and ___class.
+    static func push(_ L: OpaquePointer, _ user: BackendlessUser) {
+        lua_createtable(L, 0, Int32(user.properties.count + 4))
+        let table = lua_gettop(L)
+        for property in user.properties {
+            LuaValues.push(L, property.value)
+            LuaValues.setField(L, table, property.name)
+        }
+        LuaValues.push(L, user.objectID)
+        LuaValues.setField(L, table, "objectId")
+        LuaValues.push(L, user.status.rawValue)
+        LuaValues.setField(L, table, "userStatus")
+        lua_pushinteger(L, lua_Integer(user.created))
+        LuaValues.setField(L, table, "created")
+        LuaValues.push(L, "Users" as StaticString)
+        LuaValues.setField(L, table, "___class")
+    }
+
+    static func push(_ L: OpaquePointer, _ session: BackendlessSession) {
+        lua_createtable(L, 0, 2)
+        let table = lua_gettop(L)
+        push(L, session.user)
+        LuaValues.setField(L, table, "user")
+        LuaValues.push(L, session.token)
+        LuaValues.setField(L, table, "token")
+    }
+
+    // MARK: users
+
+    static let register: us_swift_fn = { L in
+        LuaCall.run(L, "users.register") { call throws(LuaMisuse) in
+            let app: BackendlessApp = try call.app()
+            var properties: [Property]?
+            if !call.isNil(1) {
+                try call.table(1, "properties")
+                properties = try call.properties(1)
+            }
+            do throws(BackendlessError) {
+                push(call.L, try app.register(properties))
+                return 1
+            } catch {
+                return call.fail(error)
+            }
+        }
+    }
+
+    static let login: us_swift_fn = { L in
+        LuaCall.run(L, "users.login") { call throws(LuaMisuse) in
+            call.arguments("identity", "password")
+            let app: BackendlessApp = try call.app()
+            let identity = try call.optionalString(1, "identity")
+            let password = try call.optionalString(2, "password")
+            do throws(BackendlessError) {
+                push(call.L, try app.login(identity: identity, password: password))
+                return 1
+            } catch {
+                return call.fail(error)
+            }
+        }
+    }
+
+    static let logout: us_swift_fn = { L in
+        LuaCall.run(L, "users.logout") { call throws(LuaMisuse) in
+            call.arguments("token")
+            let app: BackendlessApp = try call.app()
+            let token = try call.string(1, "token")
+            do throws(BackendlessError) {
+                try app.logout(token: token)
+                return call.pushTrue()
+            } catch {
+                return call.fail(error)
+            }
+        }
+    }
+
+    static let guestLogin: us_swift_fn = { L in
+        LuaCall.run(L, "users.guest_login") { call throws(LuaMisuse) in
+            let app: BackendlessApp = try call.app()
+            do throws(BackendlessError) {
+                push(call.L, try app.guestLogin())
+                return 1
+            } catch {
+                return call.fail(error)
+            }
+        }
+    }
+
+    static let confirmEmail: us_swift_fn = { L in
+        LuaCall.run(L, "users.confirm_email") { call throws(LuaMisuse) in
+            call.arguments("objectId")
+            let app: BackendlessApp = try call.app()
+            let objectID = try call.string(1, "objectId")
+            do throws(BackendlessError) {
+                push(call.L, try app.confirmEmail(objectID: objectID))
+                return 1
+            } catch {
+                return call.fail(error)
+            }
+        }
+    }
+
+    static let setStatus: us_swift_fn = { L in
+        LuaCall.run(L, "users.set_status") { call throws(LuaMisuse) in
+            call.arguments("objectId", "status")
+            let app: BackendlessApp = try call.app()
+            let objectID = try call.string(1, "objectId")
+            let name = try call.string(2, "status")
+            guard let status = UserStatus(rawValue: name), status == .enabled || status == .disabled else {
+                throw LuaMisuse("status (argument 2) must be \"ENABLED\" or \"DISABLED\", got \"\(name)\"")
+            }
+            do throws(BackendlessError) {
+                push(call.L, try app.setStatus(objectID: objectID, to: status))
+                return 1
+            } catch {
+                return call.fail(error)
+            }
+        }
+    }
+
+    static let find: us_swift_fn = { L in
+        LuaCall.run(L, "users.find") { call throws(LuaMisuse) in
+            let app: BackendlessApp = try call.app()
+            let identity = try call.string(1, "identity")
+            if let user = app.find(identity: identity) { push(call.L, user) } else { lua_pushnil(call.L) }
+            return 1
+        }
+    }
+
+    static let get: us_swift_fn = { L in
+        LuaCall.run(L, "users.get") { call throws(LuaMisuse) in
+            let app: BackendlessApp = try call.app()
+            let objectID = try call.string(1, "objectId")
+            if let user = app.user(objectID: objectID) { push(call.L, user) } else { lua_pushnil(call.L) }
+            return 1
+        }
+    }
+
+    static let all: us_swift_fn = { L in
+        LuaCall.run(L, "users.all") { call throws(LuaMisuse) in
+            let app: BackendlessApp = try call.app()
+            SharedBindings.pushList(call.L, app.allUsers, push)
+            return 1
+        }
+    }
+
+    static let count: us_swift_fn = { L in
+        LuaCall.run(L, "users.count") { call throws(LuaMisuse) in
+            let app: BackendlessApp = try call.app()
+            lua_pushinteger(call.L, lua_Integer(app.userCount))
+            return 1
+        }
+    }
+
+    static let seed: us_swift_fn = { L in
+        LuaCall.run(L, "users.seed") { call throws(LuaMisuse) in
+            throw LuaMisuse("not available yet")
+        }
+    }
+
+    // MARK: devices, channels, push
+
+    static let deviceFields = ["token", "device_id", "os", "os_version", "channels", "expiration"]
+
+    static func push(_ L: OpaquePointer, _ registration: DeviceRegistration) {
+        lua_createtable(L, 0, 6)
+        let table = lua_gettop(L)
+        LuaValues.push(L, registration.registrationID)
+        LuaValues.setField(L, table, "registrationId")
+        lua_createtable(L, 0, Int32(registration.channels.count))
+        let channels = lua_gettop(L)
+        for channel in registration.channels {
+            LuaValues.push(L, channel.registrationID)
+            LuaValues.setField(L, channels, channel.name)
+        }
+        LuaValues.setField(L, table, "channels")
+        LuaValues.push(L, registration.deviceID)
+        LuaValues.setField(L, table, "device_id")
+        LuaValues.push(L, registration.token)
+        LuaValues.setField(L, table, "token")
+        LuaValues.push(L, registration.os.rawValue)
+        LuaValues.setField(L, table, "os")
+        if let expiration = registration.expiration {
+            LuaValues.push(L, number: expiration)
+            LuaValues.setField(L, table, "expiration")
+        }
+    }
+
+    static let registerDevice: us_swift_fn = { L in
+        LuaCall.run(L, "devices.register") { call throws(LuaMisuse) in
+            let app: BackendlessApp = try call.app()
+            try call.table(1, "registration")
+            try call.rejectUnknownFields(1, known: deviceFields, in: "the registration")
+            guard let token = try call.field(1, "token", string: "registration.token") else {
+                throw LuaMisuse("registration.token is required (the APNS or FCM device token)")
+            }
+            let deviceID = try call.field(1, "device_id", string: "registration.device_id")
+            let osName = try call.field(1, "os", string: "registration.os")
+            guard let osName, let os = DeviceRegistration.OperatingSystem(rawValue: osName) else {
+                throw LuaMisuse("registration.os must be \"IOS\" or \"ANDROID\"\(osName.map { ", got \"\($0)\"" } ?? "")")
+            }
+            let osVersion = try call.field(1, "os_version", string: "registration.os_version")
+            let channels = try call.field(1, "channels", strings: "registration.channels")
+            let expiration = try call.field(1, "expiration", value: "registration.expiration")
+            do throws(BackendlessError) {
+                push(call.L, try app.registerDevice(token: token, deviceID: deviceID, os: os, osVersion: osVersion, channels: channels, expiration: expiration))
+                return 1
+            } catch {
+                return call.fail(error)
+            }
+        }
+    }
+
+    static let getDevice: us_swift_fn = { L in
+        LuaCall.run(L, "devices.get") { call throws(LuaMisuse) in
+            let app: BackendlessApp = try call.app()
+            let deviceID = try call.string(1, "device_id")
+            if let registration = app.device(deviceID) { push(call.L, registration) } else { lua_pushnil(call.L) }
+            return 1
+        }
+    }
+
+    static let unregisterDevice: us_swift_fn = { L in
+        LuaCall.run(L, "devices.unregister") { call throws(LuaMisuse) in
+            call.arguments("device_id")
+            let app: BackendlessApp = try call.app()
+            let deviceID = try call.string(1, "device_id")
+            do throws(BackendlessError) {
+                try app.unregisterDevice(deviceID)
+                return call.pushTrue()
+            } catch {
+                return call.fail(error)
+            }
+        }
+    }
+
+    static let listChannels: us_swift_fn = { L in
+        LuaCall.run(L, "channels.list") { call throws(LuaMisuse) in
+            let app: BackendlessApp = try call.app()
+            LuaValues.push(call.L, strings: app.channelNames)
+            return 1
+        }
+    }
+
+    static let channelDevices: us_swift_fn = { L in
+        LuaCall.run(L, "channels.devices") { call throws(LuaMisuse) in
+            let app: BackendlessApp = try call.app()
+            let name = try call.string(1, "channel")
+            LuaValues.push(call.L, strings: app.devices(onChannel: name))
+            return 1
+        }
+    }
+
+    static let publishFields = ["channel", "message", "device_ids"]
+
+    static let publish: us_swift_fn = { L in
+        LuaCall.run(L, "push.publish") { call throws(LuaMisuse) in
+            let app: BackendlessApp = try call.app()
+            try call.table(1, "publication")
+            try call.rejectUnknownFields(1, known: publishFields, in: "the publication")
+            guard let message = try call.field(1, "message", string: "publication.message") else {
+                throw LuaMisuse("publication.message is required (a string)")
+            }
+            let channel = try call.field(1, "channel", string: "publication.channel")
+            let deviceIDs = try call.field(1, "device_ids", strings: "publication.device_ids")
+            do throws(BackendlessError) {
+                let delivered = try app.publish(message: message, channel: channel, deviceIDs: deviceIDs)
+                lua_createtable(call.L, 0, 1)
+                LuaValues.push(call.L, strings: delivered)
+                LuaValues.setField(call.L, lua_gettop(call.L) - 1, "delivered")
+                return 1
+            } catch {
+                return call.fail(error)
+            }
+        }
+    }
+}

@@ -1,0 +1,201 @@
+internal import CLua
+internal import CLuaShim
+internal import Understudy
+
+/// `app.faults`: inject, list and clear faults; each injected fault is a table with live `hits` and `remove`.
+extension SharedBindings {
+    static let faultFields = ["op", "code", "message", "status", "times", "probability", "when", "delay_ms", "drop"]
+
+    static let faultsInject: us_swift_fn = { L in
+        LuaCall.run(L, "faults.inject") { call throws(LuaMisuse) in
+            let app = try call.anyApp()
+            try call.table(1, "fault")
+            try call.rejectUnknownFields(1, known: faultFields, in: "the fault")
+            guard let operation = try call.field(1, "op", string: "fault.op") else {
+                throw LuaMisuse("fault.op is required (one of: \(type(of: app).operations.joined(separator: ", ")))")
+            }
+            guard type(of: app).operations.contains(operation) else {
+                throw LuaMisuse("unknown operation '\(operation)' in fault.op (known: \(type(of: app).operations.joined(separator: ", ")))")
+            }
+            let code: FaultCode
+            switch try call.field(1, "code", value: "fault.code") {
+            case .int(let number)?: code = .number(Int(number))
+            case .string(let text)? where !text.isEmpty: code = .text(text)
+            case nil: throw LuaMisuse("fault.code is required (a Backendless error number or a Kii error code)")
+            case let other?: throw LuaMisuse("fault.code must be an integer or a non-empty string, got \(other.kindName)")
+            }
+            var fault = Fault(operation: operation, code: code)
+            fault.message = try call.field(1, "message", string: "fault.message")
+            if let status = try call.field(1, "status", value: "fault.status") {
+                guard case .int(let number) = status, (100...599).contains(number) else {
+                    throw LuaMisuse("fault.status must be an HTTP status (an integer from 100 to 599)")
+                }
+                fault.status = Int(number)
+            }
+            if let times = try call.field(1, "times", value: "fault.times") {
+                guard case .int(let number) = times, number >= 0 else {
+                    throw LuaMisuse("fault.times must be a whole number of at least 0")
+                }
+                fault.remaining = Int(number)
+            }
+            if let probability = try call.field(1, "probability", value: "fault.probability") {
+                guard let number = probability.numberValue, number >= 0, number <= 1 else {
+                    throw LuaMisuse("fault.probability must be a number from 0 to 1")
+                }
+                fault.probability = number
+            }
+            if let delay = try call.field(1, "delay_ms", value: "fault.delay_ms") {
+                guard case .int(let number) = delay, number >= 0, number <= 600_000 else {
+                    throw LuaMisuse("fault.delay_ms must be a whole number of milliseconds from 0 to 600000")
+                }
+                fault.delayMilliseconds = Int(number)
+            }
+            if let drop = try call.field(1, "drop", value: "fault.drop") {
+                guard case .bool(let flag) = drop else { throw LuaMisuse("fault.drop must be true or false") }
+                fault.dropConnection = flag
+            }
+            let L = call.L
+            let whenType = LuaValues.getField(L, 1, "when")
+            if whenType == LUA_TFUNCTION {
+                let reference = luaL_ref(L, us_registryindex())
+                let host = call.host
+                host.predicateReferences.append(reference)
+                fault.condition = { [unowned host] _ in host.evaluatePredicate(reference, operation: operation) }
+            } else {
+                us_pop(L, 1)
+                if whenType != LUA_TNIL { throw LuaMisuse("fault.when must be a function, got \(LuaValues.typeName(L, whenType))") }
+            }
+            let id = app.faults.inject(fault)
+            pushFault(L, handle: Int64(us_tointeger(L, us_upvalueindex(2), nil)), id: id, operation: operation)
+            return 1
+        }
+    }
+
+    /// `{ op = ..., id = ..., remove = fn }` whose `hits` (and `active`) are read live.
+    static func pushFault(_ L: OpaquePointer, handle: Int64, id: Int, operation: String) {
+        lua_createtable(L, 0, 3)
+        let table = lua_gettop(L)
+        LuaValues.push(L, operation)
+        LuaValues.setField(L, table, "op")
+        lua_pushinteger(L, lua_Integer(id))
+        LuaValues.setField(L, table, "id")
+        lua_pushinteger(L, lua_Integer(handle))
+        lua_pushinteger(L, lua_Integer(id))
+        us_push_swift_function(L, faultRemove, 2)
+        LuaValues.setField(L, table, "remove")
+        lua_createtable(L, 0, 1)
+        let meta = lua_gettop(L)
+        lua_pushinteger(L, lua_Integer(handle))
+        lua_pushinteger(L, lua_Integer(id))
+        us_push_swift_function(L, faultField, 2)
+        LuaValues.setField(L, meta, "__index")
+        lua_setmetatable(L, table)
+    }
+
+    static let faultField: us_swift_fn = { L in
+        LuaCall.run(L, "fault") { call throws(LuaMisuse) in
+            let app = try call.anyApp()
+            let id = Int(us_tointeger(call.L, us_upvalueindex(3), nil))
+            switch LuaValues.string(call.L, at: 2) {
+            case "hits": lua_pushinteger(call.L, lua_Integer(app.faults.hits(of: id) ?? 0))
+            case "active": lua_pushboolean(call.L, app.faults.fault(id: id) == nil ? 0 : 1)
+            case "remaining":
+                if let remaining = app.faults.fault(id: id)?.remaining {
+                    lua_pushinteger(call.L, lua_Integer(remaining))
+                } else {
+                    lua_pushnil(call.L)
+                }
+            default: lua_pushnil(call.L)
+            }
+            return 1
+        }
+    }
+
+    static let faultRemove: us_swift_fn = { L in
+        LuaCall.run(L, "fault:remove") { call throws(LuaMisuse) in
+            let app = try call.anyApp()
+            let id = Int(us_tointeger(call.L, us_upvalueindex(3), nil))
+            lua_pushboolean(call.L, app.faults.remove(id: id) ? 1 : 0)
+            return 1
+        }
+    }
+
+    static let faultsClear: us_swift_fn = { L in
+        LuaCall.run(L, "faults.clear") { call throws(LuaMisuse) in
+            let app = try call.anyApp()
+            app.faults.clear()
+            return call.pushTrue()
+        }
+    }
+
+    static let faultsList: us_swift_fn = { L in
+        LuaCall.run(L, "faults.list") { call throws(LuaMisuse) in
+            let app = try call.anyApp()
+            let handle = Int64(us_tointeger(call.L, us_upvalueindex(2), nil))
+            pushList(call.L, app.faults.active) { L, fault in pushFault(L, handle: handle, id: fault.id, operation: fault.operation) }
+            return 1
+        }
+    }
+}
+
+extension ScenarioHost {
+    /// Calls a `when` predicate with the arguments of the binding now running. A predicate that raises fails the
+    /// scenario once the backend call returns.
+    func evaluatePredicate(_ reference: Int32, operation: String) -> Bool {
+        guard pendingError == nil, let L = currentL else { return false }
+        _ = lua_checkstack(L, 8)
+        lua_rawgeti(L, us_registryindex(), lua_Integer(reference))
+        pushCurrentArguments(L)
+        let status = us_pcall_from_swift(L, 1, 1)
+        if status != LUA_OK {
+            var message = "error"
+            if lua_type(L, -1) == LUA_TTABLE {
+                LuaValues.getField(L, lua_gettop(L), "message")
+                message = LuaValues.string(L, at: -1) ?? message
+                us_pop(L, 1)
+            } else if let text = LuaValues.string(L, at: -1) {
+                message = text
+            }
+            us_pop(L, 1)
+            pendingError = "the 'when' predicate of a fault on \(operation) failed: \(message)"
+            return false
+        }
+        let matches = lua_toboolean(L, -1) != 0
+        us_pop(L, 1)
+        return matches
+    }
+
+    /// `{ arg1, arg2, ..., name1 = arg1, ... }`, plus the fields of a table first argument.
+    private func pushCurrentArguments(_ L: OpaquePointer) {
+        let count = currentArgumentCount
+        lua_createtable(L, count, 4)
+        let table = lua_gettop(L)
+        guard count > 0 else { return }
+        for index in 1...count {
+            lua_pushvalue(L, index)
+            lua_rawseti(L, table, lua_Integer(index))
+        }
+        if lua_type(L, 1) == LUA_TTABLE {
+            lua_pushnil(L)
+            while lua_next(L, 1) != 0 {
+                if lua_type(L, -2) == LUA_TSTRING {
+                    lua_pushvalue(L, -2)
+                    lua_insert_top(L)
+                    lua_rawset(L, table)
+                } else {
+                    us_pop(L, 1)
+                }
+            }
+        }
+        for (offset, name) in currentArgumentNames.enumerated() where Int32(offset + 1) <= count {
+            lua_pushvalue(L, Int32(offset + 1))
+            LuaValues.setField(L, table, name)
+        }
+    }
+}
+
+/// Swaps the two values on top: `key, value` → `value, key`... used to keep the traversal key below.
+private func lua_insert_top(_ L: OpaquePointer) {
+    // stack: key, value, key-copy → key, key-copy, value
+    us_insert(L, -2)
+}

@@ -1,0 +1,272 @@
+internal import CLua
+internal import CLuaShim
+internal import Understudy
+
+/// `app.clock`, `app.outbox`, `app.faults` and `app.settings`: the same for every flavour.
+enum SharedBindings {
+    /// Adds clock, outbox, faults and settings to the app table at `app`.
+    static func install<App: SettingsAccess>(_ L: OpaquePointer, app table: Int32, handle: Int64, _ type: App.Type) {
+        Binding.table(L, handle, [("now", clockNow), ("advance", clockAdvance), ("set", clockSet)])
+        LuaValues.setField(L, table, "clock")
+        Binding.table(
+            L, handle,
+            [("emails", outboxEmails), ("sms", outboxSMS), ("pushes", outboxPushes), ("clear", outboxClear),
+             ("last_email", outboxLastEmail), ("last_sms", outboxLastSMS)]
+        )
+        LuaValues.setField(L, table, "outbox")
+        Binding.table(L, handle, [("inject", faultsInject), ("clear", faultsClear), ("list", faultsList)])
+        LuaValues.setField(L, table, "faults")
+
+        // settings: an empty table whose metatable reads and writes the backend's settings
+        lua_createtable(L, 0, 0)
+        lua_createtable(L, 0, 4)
+        let meta = lua_gettop(L)
+        Binding.function(L, meta, "__index", handle, settingsGet)
+        Binding.function(L, meta, "__newindex", handle, settingsSet)
+        Binding.function(L, meta, "__pairs", handle, settingsPairs)
+        LuaValues.push(L, "settings")
+        LuaValues.setField(L, meta, "__metatable")
+        lua_setmetatable(L, -2)
+        LuaValues.setField(L, table, "settings")
+    }
+
+    /// Applies the settings table at `index` (as given to `understudy.backendless{...}`), sorted by name.
+    static func apply<App: SettingsAccess>(_ call: LuaCall, settingsAt index: Int32, to app: App, function: String) throws(LuaMisuse) {
+        guard !call.isNil(index) else { return }
+        try call.table(index, "settings")
+        let L = call.L
+        let table = lua_absindex(L, index)
+        var names: [String] = []
+        lua_pushnil(L)
+        while lua_next(L, table) != 0 {
+            us_pop(L, 1)
+            guard let name = LuaValues.string(L, at: -1) else {
+                us_pop(L, 1)
+                throw LuaMisuse("setting names must be strings")
+            }
+            names.append(name)
+        }
+        for name in names.sorted() {
+            LuaValues.push(L, name)
+            lua_rawget(L, table)
+            defer { us_pop(L, 1) }
+            let value: Value
+            switch LuaValues.value(L, at: -1) {
+            case .success(let found): value = found
+            case .failure(let error): throw LuaMisuse("setting '\(name)' cannot be \(error.found)")
+            }
+            do throws(SettingError) { try app.changeSetting(name, to: value) } catch { throw LuaMisuse(error.description) }
+        }
+    }
+
+    // MARK: settings
+
+    static let settingsGet: us_swift_fn = { L in
+            LuaCall.run(L, "app.settings") { call throws(LuaMisuse) in
+                let app = try call.settingsApp()
+                guard let name = LuaValues.string(call.L, at: 2) else {
+                    throw LuaMisuse("setting names are strings, got \(call.typeName(2))")
+                }
+                guard let value = app.setting(name) else {
+                    throw LuaMisuse(SettingError(unknown: name, known: type(of: app).settingNames).description)
+                }
+                LuaValues.push(call.L, value)
+                return 1
+            }
+    }
+
+    static let settingsSet: us_swift_fn = { L in
+            LuaCall.run(L, "app.settings") { call throws(LuaMisuse) in
+                let app = try call.settingsApp()
+                guard let name = LuaValues.string(call.L, at: 2) else {
+                    throw LuaMisuse("setting names are strings, got \(call.typeName(2))")
+                }
+                let value: Value
+                switch LuaValues.value(call.L, at: 3) {
+                case .success(let found): value = found
+                case .failure(let error): throw LuaMisuse("setting '\(name)' cannot be \(error.found)")
+                }
+                do throws(SettingError) { try app.changeSetting(name, to: value) } catch { throw LuaMisuse(error.description) }
+                return 0
+            }
+    }
+
+    static let settingsPairs: us_swift_fn = { L in
+            LuaCall.run(L, "app.settings") { call throws(LuaMisuse) in
+                let app = try call.settingsApp()
+                var object: [String: Value] = [:]
+                for name in type(of: app).settingNames { object[name] = app.setting(name) }
+                lua_pushglobaltable_next(call.L)
+                LuaValues.push(call.L, .object(object))
+                lua_pushnil(call.L)
+                return 3
+            }
+    }
+
+    // MARK: clock
+
+    static let clockNow: us_swift_fn = { L in
+        LuaCall.run(L, "clock.now") { call throws(LuaMisuse) in
+            let app = try call.anyApp()
+            LuaValues.push(call.L, number: app.clock.now)
+            return 1
+        }
+    }
+
+    static let clockAdvance: us_swift_fn = { L in
+        LuaCall.run(L, "clock.advance") { call throws(LuaMisuse) in
+            let app = try call.anyApp()
+            let seconds = try call.number(1, "seconds")
+            guard seconds.isFinite else { throw LuaMisuse("seconds (argument 1) must be a finite number") }
+            LuaValues.push(call.L, number: app.clock.advance(by: seconds))
+            return 1
+        }
+    }
+
+    static let clockSet: us_swift_fn = { L in
+        LuaCall.run(L, "clock.set") { call throws(LuaMisuse) in
+            let app = try call.anyApp()
+            let seconds = try call.number(1, "seconds")
+            guard seconds.isFinite else { throw LuaMisuse("seconds (argument 1) must be a finite number") }
+            LuaValues.push(call.L, number: app.clock.set(to: seconds))
+            return 1
+        }
+    }
+
+    // MARK: outbox
+
+    static func push(_ L: OpaquePointer, _ email: Outbox.Email) {
+        lua_createtable(L, 0, 5)
+        let table = lua_gettop(L)
+        LuaValues.push(L, email.to)
+        LuaValues.setField(L, table, "to")
+        LuaValues.push(L, email.subject)
+        LuaValues.setField(L, table, "subject")
+        LuaValues.push(L, email.kind.rawValue)
+        LuaValues.setField(L, table, "kind")
+        if let code = email.code {
+            LuaValues.push(L, code)
+            LuaValues.setField(L, table, "code")
+        }
+        if let link = email.link {
+            LuaValues.push(L, link)
+            LuaValues.setField(L, table, "link")
+        }
+    }
+
+    static func push(_ L: OpaquePointer, _ sms: Outbox.SMS) {
+        lua_createtable(L, 0, 3)
+        let table = lua_gettop(L)
+        LuaValues.push(L, sms.to)
+        LuaValues.setField(L, table, "to")
+        LuaValues.push(L, sms.body)
+        LuaValues.setField(L, table, "body")
+        LuaValues.push(L, sms.code)
+        LuaValues.setField(L, table, "code")
+    }
+
+    static func pushList<T>(_ L: OpaquePointer, _ items: [T], _ pushItem: (OpaquePointer, T) -> Void) {
+        lua_createtable(L, Int32(clamping: items.count), 0)
+        let list = lua_gettop(L)
+        for (offset, item) in items.enumerated() {
+            pushItem(L, item)
+            lua_rawseti(L, list, lua_Integer(offset + 1))
+        }
+    }
+
+    static let outboxEmails: us_swift_fn = { L in
+        LuaCall.run(L, "outbox.emails") { call throws(LuaMisuse) in
+            let app = try call.anyApp()
+            let to = try call.optionalString(1, "to")
+            pushList(call.L, app.outbox.emails.filter { to == nil || $0.to.lowercased() == to!.lowercased() }, push)
+            return 1
+        }
+    }
+
+    static let outboxLastEmail: us_swift_fn = { L in
+        LuaCall.run(L, "outbox.last_email") { call throws(LuaMisuse) in
+            let app = try call.anyApp()
+            let to = try call.optionalString(1, "to")
+            guard let email = app.outbox.emails.last(where: { to == nil || $0.to.lowercased() == to!.lowercased() }) else {
+                lua_pushnil(call.L)
+                return 1
+            }
+            push(call.L, email)
+            return 1
+        }
+    }
+
+    static let outboxSMS: us_swift_fn = { L in
+        LuaCall.run(L, "outbox.sms") { call throws(LuaMisuse) in
+            let app = try call.anyApp()
+            let to = try call.optionalString(1, "to")
+            pushList(call.L, app.outbox.sms.filter { to == nil || $0.to == to }, push)
+            return 1
+        }
+    }
+
+    static let outboxLastSMS: us_swift_fn = { L in
+        LuaCall.run(L, "outbox.last_sms") { call throws(LuaMisuse) in
+            let app = try call.anyApp()
+            let to = try call.optionalString(1, "to")
+            guard let sms = app.outbox.sms.last(where: { to == nil || $0.to == to }) else {
+                lua_pushnil(call.L)
+                return 1
+            }
+            push(call.L, sms)
+            return 1
+        }
+    }
+
+    static let outboxPushes: us_swift_fn = { L in
+        LuaCall.run(L, "outbox.pushes") { call throws(LuaMisuse) in
+            let app = try call.anyApp()
+            let device = try call.optionalString(1, "device_id")
+            pushList(call.L, app.outbox.pushes.filter { device == nil || $0.deviceID == device }) { L, push in
+                lua_createtable(L, 0, 3)
+                let table = lua_gettop(L)
+                LuaValues.push(L, push.deviceID)
+                LuaValues.setField(L, table, "device_id")
+                if let channel = push.channel {
+                    LuaValues.push(L, channel)
+                    LuaValues.setField(L, table, "channel")
+                }
+                LuaValues.push(L, push.message)
+                LuaValues.setField(L, table, "message")
+            }
+            return 1
+        }
+    }
+
+    static let outboxClear: us_swift_fn = { L in
+        LuaCall.run(L, "outbox.clear") { call throws(LuaMisuse) in
+            let app = try call.anyApp()
+            app.outbox.clear()
+            return call.pushTrue()
+        }
+    }
+}
+
+extension LuaCall {
+    /// The backend this function is bound to, as one whose settings can be read and changed.
+    func settingsApp() throws(LuaMisuse) -> any SettingsAccess {
+        guard let app = try anyApp() as? any SettingsAccess else { throw LuaMisuse("this backend has no settings") }
+        return app
+    }
+
+    /// The backend this function is bound to, whatever its flavour.
+    func anyApp() throws(LuaMisuse) -> any EmulatedApp {
+        let handle = Int64(us_tointeger(L, us_upvalueindex(2), nil))
+        guard let app = host.app(handle) else {
+            throw LuaMisuse("this backend belongs to a scenario that has ended; create backends inside the scenario")
+        }
+        return app
+    }
+}
+
+/// Pushes the base library's `next` (for a `__pairs` metamethod).
+func lua_pushglobaltable_next(_ L: OpaquePointer) {
+    us_pushglobaltable(L)
+    LuaValues.getField(L, lua_gettop(L), "next")
+    us_remove(L, -2)
+}

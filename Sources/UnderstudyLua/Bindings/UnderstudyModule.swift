@@ -1,0 +1,21 @@
+internal import CLua
+internal import CLuaShim
+
+/// The `understudy` global: the factories of fresh backends.
+enum UnderstudyModule {
+    static let version = "0.1.0"
+
+    static func install(in L: OpaquePointer) {
+        us_pushglobaltable(L)
+        let globals = lua_gettop(L)
+        lua_createtable(L, 0, 4)
+        let module = lua_gettop(L)
+        lua_pushinteger(L, 0)
+        us_push_swift_function(L, BackendlessBindings.create, 1)
+        LuaValues.setField(L, module, "backendless")
+        LuaValues.push(L, version)
+        LuaValues.setField(L, module, "version")
+        LuaValues.setField(L, globals, "understudy")
+        us_pop(L, 1)
+    }
+}

@@ -1,0 +1,204 @@
+internal import CLua
+internal import CLuaShim
+internal import Understudy
+
+/// API misuse from a scenario (a wrong argument type, an unknown setting): raised as a Lua error that names the
+/// function and the argument.
+struct LuaMisuse: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// One call of a bound function: typed access to its arguments and the backend it belongs to.
+struct LuaCall {
+    let L: OpaquePointer
+    /// The name scenarios call it by, e.g. `users.register`.
+    let function: StaticString
+
+    /// Runs a binding: misuse becomes a Lua error raised by the C trampoline after Swift has returned.
+    static func run(_ L: OpaquePointer?, _ function: StaticString, _ body: (LuaCall) throws(LuaMisuse) -> Int32) -> Int32 {
+        guard let L else { return US_RAISE }
+        let call = LuaCall(L: L, function: function)
+        let host = ScenarioHost.of(L)
+        host.currentL = L
+        host.currentArgumentNames = []
+        host.currentArgumentCount = lua_gettop(L)
+        do {
+            let results = try body(call)
+            if let pending = host.pendingError {
+                host.pendingError = nil
+                LuaValues.push(L, pending)
+                return US_RAISE
+            }
+            return results
+        } catch {
+            LuaValues.push(L, "\(function): \(error.message)")
+            return US_RAISE
+        }
+    }
+
+    var host: ScenarioHost { ScenarioHost.of(L) }
+
+    /// The backend this function is bound to (upvalue 2 holds its handle).
+    func app<App: EmulatedApp>(_ type: App.Type = App.self) throws(LuaMisuse) -> App {
+        let handle = Int64(us_tointeger(L, us_upvalueindex(2), nil))
+        guard let app = host.app(handle) else {
+            throw LuaMisuse("this backend belongs to a scenario that has ended; create backends inside the scenario")
+        }
+        guard let typed = app as? App else { throw LuaMisuse("bound to a backend of another flavour") }
+        return typed
+    }
+
+    /// Remembers the argument names, so a fault's `when` predicate can see them.
+    func arguments(_ names: StaticString...) {
+        host.currentArgumentNames = names
+        host.currentArgumentCount = lua_gettop(L)
+    }
+
+    // MARK: Reading arguments
+
+    func isNil(_ index: Int32) -> Bool { lua_type(L, index) <= LUA_TNIL }
+
+    func typeName(_ index: Int32) -> String { LuaValues.typeName(L, at: index) }
+
+    func string(_ index: Int32, _ name: String) throws(LuaMisuse) -> String {
+        guard let text = LuaValues.string(L, at: index) else {
+            throw LuaMisuse("\(name) (argument \(index)) must be a string, got \(typeName(index))")
+        }
+        return text
+    }
+
+    func optionalString(_ index: Int32, _ name: String) throws(LuaMisuse) -> String? {
+        if isNil(index) { return nil }
+        return try string(index, name)
+    }
+
+    func number(_ index: Int32, _ name: String) throws(LuaMisuse) -> Double {
+        guard lua_type(L, index) == LUA_TNUMBER else {
+            throw LuaMisuse("\(name) (argument \(index)) must be a number, got \(typeName(index))")
+        }
+        return us_tonumber(L, index, nil)
+    }
+
+    func table(_ index: Int32, _ name: String) throws(LuaMisuse) {
+        guard lua_type(L, index) == LUA_TTABLE else {
+            throw LuaMisuse("\(name) (argument \(index)) must be a table, got \(typeName(index))")
+        }
+    }
+
+    /// Reads a table of properties (string keys; string, number or boolean values), sorted by name so that
+    /// messages naming one of several offending properties do not depend on Lua's hash order.
+    func properties(_ index: Int32) throws(LuaMisuse) -> [Property] {
+        let index = lua_absindex(L, index)
+        var properties: [Property] = []
+        lua_pushnil(L)
+        while lua_next(L, index) != 0 {
+            guard lua_type(L, -2) == LUA_TSTRING, let name = LuaValues.string(L, at: -2) else {
+                let key = lua_type(L, -2) == LUA_TNUMBER ? "[\(us_tonumber(L, -2, nil))]" : "a \(typeName(-2)) key"
+                us_pop(L, 2)
+                throw LuaMisuse("property names must be strings, got \(key)")
+            }
+            let value: Value
+            switch lua_type(L, -1) {
+            case LUA_TSTRING: value = .string(LuaValues.string(L, at: -1) ?? "")
+            case LUA_TBOOLEAN: value = .bool(lua_toboolean(L, -1) != 0)
+            case LUA_TNUMBER:
+                value = lua_isinteger(L, -1) != 0 ? .int(Int64(us_tointeger(L, -1, nil))) : .double(us_tonumber(L, -1, nil))
+            default:
+                let found = typeName(-1)
+                us_pop(L, 2)
+                throw LuaMisuse("property '\(name)' must be a string, number or boolean, got \(found)")
+            }
+            properties.append(Property(name, value))
+            us_pop(L, 1)
+        }
+        properties.sort { $0.name < $1.name }
+        return properties
+    }
+
+    /// Field `key` of the table at `index` (raw), as a string; nil when absent.
+    func field(_ index: Int32, _ key: StaticString, string name: String) throws(LuaMisuse) -> String? {
+        let type = LuaValues.getField(L, lua_absindex(L, index), key)
+        defer { us_pop(L, 1) }
+        if type <= LUA_TNIL { return nil }
+        guard let text = LuaValues.string(L, at: -1) else {
+            throw LuaMisuse("\(name) must be a string, got \(LuaValues.typeName(L, type))")
+        }
+        return text
+    }
+
+    /// Field `key` of the table at `index`, as a list of strings; nil when absent.
+    func field(_ index: Int32, _ key: StaticString, strings name: String) throws(LuaMisuse) -> [String]? {
+        let type = LuaValues.getField(L, lua_absindex(L, index), key)
+        defer { us_pop(L, 1) }
+        if type <= LUA_TNIL { return nil }
+        guard type == LUA_TTABLE else { throw LuaMisuse("\(name) must be a list of strings, got \(LuaValues.typeName(L, type))") }
+        let list = lua_gettop(L)
+        let count = lua_rawlen(L, list)
+        var strings: [String] = []
+        strings.reserveCapacity(Int(count))
+        var position: lua_Integer = 1
+        while position <= count {
+            lua_rawgeti(L, list, position)
+            guard let text = LuaValues.string(L, at: -1) else {
+                let found = typeName(-1)
+                us_pop(L, 1)
+                throw LuaMisuse("\(name)[\(position)] must be a string, got \(found)")
+            }
+            strings.append(text)
+            us_pop(L, 1)
+            position += 1
+        }
+        return strings
+    }
+
+    /// Field `key` of the table at `index` as a dynamic value; nil when absent.
+    func field(_ index: Int32, _ key: StaticString, value name: String) throws(LuaMisuse) -> Value? {
+        let type = LuaValues.getField(L, lua_absindex(L, index), key)
+        defer { us_pop(L, 1) }
+        if type <= LUA_TNIL { return nil }
+        switch LuaValues.value(L, at: -1) {
+        case .success(let value): return value
+        case .failure(let error):
+            throw LuaMisuse("\(name)\(error.path.isEmpty ? "" : "." + error.path) cannot be \(error.found)")
+        }
+    }
+
+    /// Refuses fields of the table at `index` that are not in `known` (a typo should not pass silently).
+    func rejectUnknownFields(_ index: Int32, known: [String], in name: String) throws(LuaMisuse) {
+        let index = lua_absindex(L, index)
+        lua_pushnil(L)
+        while lua_next(L, index) != 0 {
+            let key = LuaValues.string(L, at: -2)
+            us_pop(L, 1)
+            guard let key, known.contains(key) else {
+                us_pop(L, 1)
+                throw LuaMisuse("\(name) has an unknown field \(key.map { "'\($0)'" } ?? "(not a string)") (known fields: \(known.joined(separator: ", ")))")
+            }
+        }
+    }
+
+    // MARK: Results
+
+    /// Pushes `nil, err` for a backend error and returns 2.
+    func fail(_ error: some LuaPresentable) -> Int32 {
+        lua_pushnil(L)
+        error.push(to: L)
+        return 2
+    }
+
+    func push(_ text: String) -> Int32 {
+        LuaValues.push(L, text)
+        return 1
+    }
+
+    func pushTrue() -> Int32 {
+        lua_pushboolean(L, 1)
+        return 1
+    }
+}
+
+/// An error that knows how to show itself to a scenario as a table.
+protocol LuaPresentable {
+    func push(to L: OpaquePointer)
+}

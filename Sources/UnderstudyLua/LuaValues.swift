@@ -1,0 +1,172 @@
+internal import CLua
+internal import CLuaShim
+internal import Understudy
+
+/// Moving values between the Lua stack and Swift. Every function here uses only API calls that cannot raise
+/// (`-`) or only allocate (`m`, safe while the memory limit is lifted inside a Swift callback).
+enum LuaValues {
+    /// The string at `index` (nil when it is not a string; numbers are not converted).
+    static func string(_ L: OpaquePointer, at index: Int32) -> String? {
+        guard lua_type(L, index) == LUA_TSTRING else { return nil }
+        var length = 0
+        guard let pointer = us_tostring(L, index, &length) else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+    }
+
+    /// The raw bytes of the string at `index`, as Lua holds them (may contain NUL or invalid UTF-8).
+    static func bytes(_ L: OpaquePointer, at index: Int32) -> [UInt8]? {
+        guard lua_type(L, index) == LUA_TSTRING else { return nil }
+        var length = 0
+        guard let pointer = us_tostring(L, index, &length) else { return nil }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: length))
+    }
+
+    static func push(_ L: OpaquePointer, _ text: String) {
+        var text = text
+        text.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
+        }
+    }
+
+    static func push(_ L: OpaquePointer, _ text: StaticString) {
+        text.withUTF8Buffer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
+        }
+    }
+
+    /// Pushes a number, as an integer when it is whole.
+    static func push(_ L: OpaquePointer, number: Double) {
+        if number == number.rounded(), abs(number) < 9.0e15 {
+            lua_pushinteger(L, lua_Integer(number))
+        } else {
+            lua_pushnumber(L, number)
+        }
+    }
+
+    /// `table[key] = value on top`, popping the value. `table` must be an absolute index.
+    static func setField(_ L: OpaquePointer, _ table: Int32, _ key: StaticString) {
+        key.withUTF8Buffer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { us_rawsetfield(L, table, $0.baseAddress, $0.count) }
+        }
+    }
+
+    static func setField(_ L: OpaquePointer, _ table: Int32, _ key: String) {
+        var key = key
+        key.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { us_rawsetfield(L, table, $0.baseAddress, $0.count) }
+        }
+    }
+
+    /// Pushes `table[key]` (raw) and returns its type.
+    @discardableResult
+    static func getField(_ L: OpaquePointer, _ table: Int32, _ key: StaticString) -> Int32 {
+        key.withUTF8Buffer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { us_rawgetfield(L, table, $0.baseAddress, $0.count) }
+        }
+    }
+
+    /// Pushes a dynamic value: objects become tables, arrays sequences, null nil.
+    static func push(_ L: OpaquePointer, _ value: Value) {
+        switch value {
+        case .null: lua_pushnil(L)
+        case .bool(let flag): lua_pushboolean(L, flag ? 1 : 0)
+        case .int(let number): lua_pushinteger(L, lua_Integer(number))
+        case .double(let number): lua_pushnumber(L, number)
+        case .string(let text): push(L, text)
+        case .array(let items):
+            _ = lua_checkstack(L, 4)
+            lua_createtable(L, Int32(clamping: items.count), 0)
+            for (offset, item) in items.enumerated() {
+                push(L, item)
+                lua_rawseti(L, -2, lua_Integer(offset + 1))
+            }
+        case .object(let fields):
+            _ = lua_checkstack(L, 4)
+            lua_createtable(L, 0, Int32(clamping: fields.count))
+            let table = lua_gettop(L)
+            for (key, item) in fields {
+                push(L, item)
+                setField(L, table, key)
+            }
+        }
+    }
+
+    /// Pushes a list of strings.
+    static func push(_ L: OpaquePointer, strings: [String]) {
+        lua_createtable(L, Int32(clamping: strings.count), 0)
+        for (offset, text) in strings.enumerated() {
+            push(L, text)
+            lua_rawseti(L, -2, lua_Integer(offset + 1))
+        }
+    }
+
+    /// Reads the value at `index` as a dynamic value. Tables become objects or arrays (sequences); functions,
+    /// userdata and threads are refused with a description of what was found.
+    static func value(_ L: OpaquePointer, at index: Int32, depth: Int = 0) -> Result<Value, ValueError> {
+        let index = lua_absindex(L, index)
+        switch lua_type(L, index) {
+        case LUA_TNIL, LUA_TNONE: return .success(.null)
+        case LUA_TBOOLEAN: return .success(.bool(lua_toboolean(L, index) != 0))
+        case LUA_TNUMBER:
+            if lua_isinteger(L, index) != 0 { return .success(.int(Int64(us_tointeger(L, index, nil)))) }
+            return .success(.double(us_tonumber(L, index, nil)))
+        case LUA_TSTRING: return .success(.string(string(L, at: index) ?? ""))
+        case LUA_TTABLE:
+            guard depth < 32 else { return .failure(ValueError(path: "", found: "a table nested too deeply")) }
+            guard lua_checkstack(L, 3) != 0 else { return .failure(ValueError(path: "", found: "a table nested too deeply")) }
+            let length = Int(lua_rawlen(L, index))
+            var object: [String: Value] = [:]
+            var array: [Value] = []
+            var arrayOnly = true
+            lua_pushnil(L)
+            while lua_next(L, index) != 0 {
+                let keyType = lua_type(L, -2)
+                let item: Value
+                switch value(L, at: -1, depth: depth + 1) {
+                case .success(let found): item = found
+                case .failure(var error):
+                    let key = keyType == LUA_TSTRING ? (string(L, at: -2) ?? "?") : "[\(us_tointeger(L, -2, nil))]"
+                    error.path = error.path.isEmpty ? key : key + "." + error.path
+                    us_pop(L, 2)
+                    return .failure(error)
+                }
+                if keyType == LUA_TNUMBER, lua_isinteger(L, -2) != 0 {
+                    let position = Int(us_tointeger(L, -2, nil))
+                    if position >= 1, position <= length {
+                        if array.isEmpty { array = Array(repeating: .null, count: length) }
+                        array[position - 1] = item
+                    } else {
+                        arrayOnly = false
+                        object[String(position)] = item
+                    }
+                } else if keyType == LUA_TSTRING {
+                    arrayOnly = false
+                    object[string(L, at: -2) ?? ""] = item
+                } else {
+                    us_pop(L, 2)
+                    return .failure(ValueError(path: "", found: "a table with a \(typeName(L, keyType)) key"))
+                }
+                us_pop(L, 1)
+            }
+            if arrayOnly { return .success(.array(array)) }
+            for (offset, item) in array.enumerated() { object[String(offset + 1)] = item }
+            return .success(.object(object))
+        default:
+            return .failure(ValueError(path: "", found: "a \(typeName(L, lua_type(L, index))) value"))
+        }
+    }
+
+    static func typeName(_ L: OpaquePointer, _ type: Int32) -> String {
+        String(cString: lua_typename(L, type))
+    }
+
+    static func typeName(_ L: OpaquePointer, at index: Int32) -> String {
+        typeName(L, lua_type(L, index))
+    }
+}
+
+/// A Lua value that has no dynamic-value form (a function, a userdata, a table with odd keys).
+struct ValueError: Error {
+    var path: String
+    var found: String
+}

@@ -1,0 +1,59 @@
+/// TAP version 13 output: one test point per scenario (and one per file that did not load).
+public struct TAPReporter: Sendable {
+    public init() {}
+
+    public func render(_ result: SuiteResult) -> String {
+        var lines = ["TAP version 13", "1..\(result.events.count)"]
+        for (offset, event) in result.events.enumerated() {
+            let number = offset + 1
+            switch event {
+            case .loadFailed(let error):
+                lines.append("not ok \(number) - \(Self.clean(error.file)) (the file did not load)")
+                lines.append(contentsOf: Self.diagnostics(["message": error.message, "file": error.file]))
+            case .finished(let outcome):
+                let description = "\(Self.clean(outcome.file)) :: \(Self.clean(outcome.declaration.name))"
+                switch outcome.status {
+                case .passed: lines.append("ok \(number) - \(description)")
+                case .skipped: lines.append("ok \(number) - \(description) # SKIP \(Self.clean(outcome.message ?? ""))")
+                case .failed:
+                    lines.append("not ok \(number) - \(description)")
+                    var fields: [String: String] = ["message": outcome.message ?? "failed"]
+                    fields["at"] = outcome.location ?? "\(outcome.file):\(outcome.declaration.line)"
+                    if !outcome.output.isEmpty { fields["output"] = outcome.output }
+                    if let traceback = outcome.traceback, !traceback.isEmpty { fields["traceback"] = traceback }
+                    lines.append(contentsOf: Self.diagnostics(fields))
+                }
+            }
+        }
+        lines.append("# \(result.passed) passed, \(result.failed) failed, \(result.skipped) skipped; seed \(result.seed)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A YAML block as TAP 13 expects it.
+    static func diagnostics(_ fields: [String: String]) -> [String] {
+        var lines = ["  ---"]
+        for key in ["message", "at", "file", "output", "traceback"] {
+            guard let value = fields[key] else { continue }
+            lines.append("  \(key): |-")
+            for line in value.split(separator: "\n", omittingEmptySubsequences: false) { lines.append("    \(line)") }
+        }
+        lines.append("  ...")
+        return lines
+    }
+
+    /// A TAP description may not contain `#` (a directive) or a line break.
+    static func clean(_ text: String) -> String {
+        text.replacingAll("#", with: "\\#").replacingAll("\n", with: " ")
+    }
+}
+
+extension String {
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var result = ""
+        result.reserveCapacity(count)
+        for character in self {
+            if character == target { result += replacement } else { result.append(character) }
+        }
+        return result
+    }
+}

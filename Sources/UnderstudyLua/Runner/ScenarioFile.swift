@@ -1,0 +1,50 @@
+/// A scenario file as read from disk: its path as the user named it and its text.
+public struct ScenarioFile: Sendable, Hashable {
+    /// The path as shown in reports (relative when the user gave a relative path).
+    public var path: String
+    public var contents: [UInt8]
+
+    public init(path: String, contents: [UInt8]) {
+        self.path = path
+        self.contents = contents
+    }
+}
+
+/// A scenario as its file declared it.
+public struct ScenarioDeclaration: Sendable, Hashable {
+    public var name: String
+    public var tags: [String]
+    /// The line of the `scenario(...)` call.
+    public var line: Int
+    /// 1-based position in its file.
+    public var index: Int
+}
+
+/// How one scenario ended.
+public struct ScenarioOutcome: Sendable {
+    public enum Status: String, Sendable {
+        case passed
+        case failed
+        case skipped
+    }
+
+    public var file: String
+    public var declaration: ScenarioDeclaration
+    public var status: Status
+    /// Why it failed, or why it was skipped.
+    public var message: String?
+    /// `file:line` of the failing statement in the scenario file.
+    public var location: String?
+    public var traceback: String?
+    /// What the scenario printed.
+    public var output: String
+    /// Seconds of wall time.
+    public var duration: Double
+}
+
+/// A file that could not be loaded (a syntax error, or an error while declaring its scenarios).
+public struct LoadError: Error, Sendable {
+    public var file: String
+    public var message: String
+    public var traceback: String?
+}

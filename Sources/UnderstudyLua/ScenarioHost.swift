@@ -1,0 +1,57 @@
+internal import CLua
+internal import CLuaShim
+internal import Understudy
+
+/// What a Lua state's bindings share: the backends the running scenario created, and where its ids come from.
+/// Backends are reached from Lua through integer handles that carry the scenario's epoch, so a backend kept
+/// in a file-level variable cannot be used by a later scenario.
+final class ScenarioHost {
+    var L: OpaquePointer?
+    /// The thread of the binding now running (a coroutine's, perhaps): where predicates are called.
+    var currentL: OpaquePointer?
+    private(set) var apps: [any EmulatedApp] = []
+    private(set) var epoch: Int64 = 0
+    private var scenarioSeed: UInt64 = 0
+    /// Registry references to `when` predicates, released when the scenario ends.
+    var predicateReferences: [Int32] = []
+    /// Set when a Lua predicate fails inside a backend call; raised once the call returns.
+    var pendingError: String?
+    /// The argument names of the binding now running, for `when` predicates.
+    var currentArgumentNames: [StaticString] = []
+    var currentArgumentCount: Int32 = 0
+
+    /// Starts a scenario: earlier backends become unreachable.
+    func beginScenario(seed: UInt64) {
+        if let L {
+            for reference in predicateReferences { luaL_unref(L, us_registryindex(), reference) }
+        }
+        predicateReferences.removeAll()
+        apps.removeAll(keepingCapacity: true)
+        epoch += 1
+        scenarioSeed = seed
+        pendingError = nil
+    }
+
+    /// Adds a backend; returns its handle.
+    func adopt(_ app: any EmulatedApp) -> Int64 {
+        apps.append(app)
+        return epoch << 24 | Int64(apps.count - 1)
+    }
+
+    /// The seed for the next backend of this scenario.
+    func nextAppSeed() -> UInt64 {
+        var generator = SeededGenerator(seed: scenarioSeed ^ UInt64(apps.count &+ 1) &* 0x9E37_79B9_7F4A_7C15)
+        return generator.next()
+    }
+
+    /// The backend behind a handle, if it belongs to the running scenario.
+    func app(_ handle: Int64) -> (any EmulatedApp)? {
+        guard handle >> 24 == epoch else { return nil }
+        let index = Int(handle & 0xFF_FFFF)
+        return index < apps.count ? apps[index] : nil
+    }
+
+    static func of(_ L: OpaquePointer) -> ScenarioHost {
+        Unmanaged<ScenarioHost>.fromOpaque(us_info_of(L).pointee.host).takeUnretainedValue()
+    }
+}

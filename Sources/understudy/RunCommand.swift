@@ -1,0 +1,155 @@
+import ArgumentParser
+import UnderstudyLua
+
+/// `understudy run PATH...`: runs scenario files and reports the outcome.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run scenario files (every .lua file under the given files and folders).",
+        discussion: """
+            Exit status: 0 when every scenario passes, 1 when any fails, 2 for a usage error or a file that \
+            does not load.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case pretty, tap, junit
+    }
+
+    @Argument(help: "Scenario files or folders.")
+    var paths: [String] = []
+
+    @Option(help: "Run only scenarios whose name contains this text.")
+    var filter: String?
+
+    @Option(name: .customLong("tag"), help: "Run only scenarios with this tag (repeatable).")
+    var tags: [String] = []
+
+    @Option(help: "The seed of every id, token and code; the same seed replays the same run.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Report format: pretty, tap or junit.")
+    var format: Format = .pretty
+
+    @Option(help: "Write the report to this file (the pretty report still goes to the terminal).")
+    var output: String?
+
+    @Flag(help: "Show the printed output of passing scenarios too.")
+    var verbose = false
+
+    @Flag(help: "Open the whole Lua standard library (io, os, debug, require) to scenarios.")
+    var unsafe = false
+
+    @Flag(help: "List the scenarios without running them.")
+    var list = false
+
+    @Option(help: "Worker threads (default: the number of cores).")
+    var jobs: Int?
+
+    @Option(help: "Run only shard K of N (for example 2/4): a stable partition of the scenarios.")
+    var shard: String?
+
+    @Option(help: "Lua instructions one scenario may run.")
+    var maxInstructions: Int64 = 100_000_000
+
+    @Option(help: "Memory one scenario's Lua state may use, in MiB.")
+    var maxMemory: Int = 256
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("give at least one scenario file or folder, e.g. `understudy run scenarios/`") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if maxInstructions < 1000 { throw ValidationError("--max-instructions must be at least 1000") }
+        if maxMemory < 1 { throw ValidationError("--max-memory must be at least 1 (MiB)") }
+        if shard != nil, parsedShard == nil {
+            throw ValidationError("--shard must look like K/N with 1 ≤ K ≤ N, e.g. --shard 2/4")
+        }
+    }
+
+    var parsedShard: (index: Int, count: Int)? {
+        guard let shard else { return nil }
+        let parts = shard.split(separator: "/")
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, index >= 1, index <= count
+        else { return nil }
+        return (index, count)
+    }
+
+    func run() throws {
+        let files: [ScenarioFile]
+        do {
+            files = try ScenarioDiscovery.files(at: paths)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        let configuration = RunConfiguration(
+            seed: seed,
+            limits: ScenarioLimits(maxInstructions: maxInstructions, maxMemory: maxMemory * 1024 * 1024, unsafe: unsafe),
+            jobs: jobs ?? FileOutput.processorCount,
+            selection: ScenarioSelection(filter: filter, tags: tags, shard: parsedShard)
+        )
+        let runner = SuiteRunner(configuration: configuration)
+        if list {
+            try listScenarios(runner, files)
+            return
+        }
+
+        let console = FileOutput.standardOutput
+        let pretty = PrettyReporter(verbose: verbose)
+        let streamsPretty = format == .pretty || output != nil
+        let lastFile = LastFile()
+        let result = runner.run(files) { event in
+            guard streamsPretty else { return }
+            console.write(pretty.render(event, previousFile: lastFile.swap(event)))
+            console.flush()
+        }
+        let report: String?
+        switch format {
+        case .pretty: report = nil
+        case .tap: report = TAPReporter().render(result)
+        case .junit: report = JUnitReporter().render(result)
+        }
+        if let output {
+            guard let file = FileOutput(path: output) else { throw ValidationError("cannot write to \(output)") }
+            file.write(report ?? (result.events.map { pretty.render($0, previousFile: nil) }.joined() + pretty.summary(result)))
+            file.close()
+        } else if let report {
+            console.write(report)
+        }
+        if streamsPretty { console.write(pretty.summary(result)) }
+        console.flush()
+        if !result.loadErrors.isEmpty { FileOutput.exit(2) }
+        if result.failed > 0 { FileOutput.exit(1) }
+    }
+
+    private func listScenarios(_ runner: SuiteRunner, _ files: [ScenarioFile]) throws {
+        let console = FileOutput.standardOutput
+        var failedToLoad = false
+        for entry in runner.list(files) {
+            switch entry {
+            case .success(let listing):
+                for declaration in listing.declarations {
+                    let tags = declaration.tags.isEmpty ? "" : "  [" + declaration.tags.joined(separator: ", ") + "]"
+                    console.write("\(listing.file):\(declaration.line)  \(declaration.name)\(tags)\n")
+                }
+            case .failure(let error):
+                failedToLoad = true
+                FileOutput.standardError.write("\(error.file): the file did not load: \(error.message)\n")
+            }
+        }
+        console.flush()
+        if failedToLoad { FileOutput.exit(2) }
+    }
+}
+
+/// Remembers the file of the last streamed event, so the pretty report prints each file's name once.
+final class LastFile: @unchecked Sendable {
+    private var file: String?
+
+    func swap(_ event: SuiteEvent) -> String? {
+        let previous = file
+        switch event {
+        case .loadFailed(let error): file = error.file
+        case .finished(let outcome): file = outcome.file
+        }
+        return previous
+    }
+}
