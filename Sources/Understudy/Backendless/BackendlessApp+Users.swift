@@ -58,9 +58,12 @@ extension BackendlessApp {
 
         if !settings.properties.isEmpty {
             let rules = settings.properties.sorted { $0.key < $1.key }
-            for (name, rule) in rules where rule.required {
-                guard let value = request[named: name] else { throw .requiredProperty(name) }
-                if value.isEmpty { throw .missingRequiredValue(name) }
+            // Every absent required property (3012) is reported before any empty one (3041).
+            for (name, rule) in rules where rule.required && request[named: name] == nil {
+                throw .requiredProperty(name)
+            }
+            for (name, rule) in rules where rule.required && request[named: name]?.isEmpty == true {
+                throw .missingRequiredValue(name)
             }
         }
 

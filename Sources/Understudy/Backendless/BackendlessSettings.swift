@@ -115,12 +115,12 @@ public struct BackendlessSettings: Sendable, Equatable {
     }
 
     private static func propertyRules(from value: Value) throws(SettingError) -> [String: PropertyRule] {
-        guard case .object(let object) = value else {
+        guard case .object(let object) = value.emptyListAsObject else {
             throw SettingError(setting: "properties", expected: "a table such as { name = { required = true, max_length = 50 } }", got: value)
         }
         var rules: [String: PropertyRule] = [:]
         for (property, ruleValue) in object {
-            guard case .object(let fields) = ruleValue else {
+            guard case .object(let fields) = ruleValue.emptyListAsObject else {
                 throw SettingError(setting: "properties.\(property)", expected: "a table with required and max_length", got: ruleValue)
             }
             var rule = PropertyRule()

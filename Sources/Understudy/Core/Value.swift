@@ -33,6 +33,12 @@ public enum Value: Sendable, Hashable {
         }
     }
 
+    /// An empty list read as an empty object: a script's `{}` is both.
+    public var emptyListAsObject: Value {
+        if case .array(let items) = self, items.isEmpty { return .object([:]) }
+        return self
+    }
+
     /// The value's kind, for error messages.
     public var kindName: String {
         switch self {
