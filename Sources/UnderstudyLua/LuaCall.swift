@@ -178,6 +178,34 @@ struct LuaCall {
         }
     }
 
+    /// Reads a seeding template: `count` (required), `start` (default 1), `status`, and the template properties.
+    func seedTemplate(_ index: Int32) throws(LuaMisuse) -> (count: Int, start: Int, status: String?, template: [Property]) {
+        var template: [Property] = []
+        var count: Int?
+        var start = 1
+        var status: String?
+        for property in try properties(index) {
+            switch property.name {
+            case "count":
+                guard case .int(let number) = property.value, number >= 0, number <= 50_000_000 else {
+                    throw LuaMisuse("template.count must be a whole number from 0 to 50000000")
+                }
+                count = Int(number)
+            case "start":
+                guard case .int(let number) = property.value, number >= 0, number <= Int64(Int32.max) else {
+                    throw LuaMisuse("template.start must be a whole number of at least 0")
+                }
+                start = Int(number)
+            case "status":
+                guard case .string(let text) = property.value else { throw LuaMisuse("template.status must be a string") }
+                status = text
+            default: template.append(property)
+            }
+        }
+        guard let count else { throw LuaMisuse("template.count is required (how many users to seed)") }
+        return (count, start, status, template)
+    }
+
     // MARK: Results
 
     /// Pushes `nil, err` for a backend error and returns 2.

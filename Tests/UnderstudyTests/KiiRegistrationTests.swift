@@ -147,7 +147,7 @@ struct KiiRegistrationTests {
     func passwordPrintable() throws {
         let app = makeKiiApp()
         let password = " !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
-        try app.register(username: "bond007", password: password)
+        _ = try app.register(username: "bond007", password: password)
         #expect(app.loginUserID("bond007", password: password) != nil)
         #expect(app.loginUserID("bond007", password: "123abc") == nil)
     }

@@ -12,6 +12,47 @@ extension BackendlessApp {
     /// - Parameter request: the properties as sent, in order; nil when the request had none at all.
     public func register(_ request: [Property]?) throws(BackendlessError) -> BackendlessUser {
         try checkFaults("users.register", request.map(Value.init(properties:)) ?? .null)
+        let registration = try validate(request)
+        if let existing = identityIndex[registration.identityKey], existing !== registration.guest {
+            throw .userAlreadyExists
+        }
+        guard registration.guest != nil || users.count < capacity.maxUsers else { throw .full(capacity.maxUsers) }
+
+        let status: UserStatus = settings.emailConfirmation ? .emailConfirmationPending : .enabled
+        let hash = PasswordHash(password: registration.password, generator: &random)
+        let user: StoredUser
+        if let guest = registration.guest {
+            user = guest
+            user.properties = registration.properties
+            user.password = hash
+            user.status = status
+            user.updated = clock.milliseconds
+            guestCount -= 1
+        } else {
+            user = StoredUser(
+                objectID: random.nextIdentifier(), properties: registration.properties, password: hash, status: status,
+                created: clock.milliseconds
+            )
+            users[user.objectID] = user
+        }
+        identityIndex[registration.identityKey] = user
+        if status == .emailConfirmationPending, case .string(let address)? = registration.properties[named: "email"] {
+            sendConfirmation(to: address, for: user)
+        }
+        return user.snapshot
+    }
+
+    /// A request that passed every check but uniqueness.
+    struct ValidRegistration {
+        var identityKey: String
+        var password: String
+        /// What is stored: the request without the password and system properties.
+        var properties: [Property]
+        var guest: StoredUser?
+    }
+
+    /// Runs the registration checks in the catalogue's order (all but the duplicate identity, 3033).
+    func validate(_ request: [Property]?) throws(BackendlessError) -> ValidRegistration {
         guard let request, !request.isEmpty else { throw .missingParameters }
         guard settings.registration else { throw .registrationDisabled }
 
@@ -73,38 +114,59 @@ extension BackendlessApp {
             if text.utf8.count > limit, text.unicodeScalars.count > limit { throw .valueTooLong(property.name, limit: limit) }
         }
 
-        if let existing = identityIndex[identityKey], existing !== guest { throw .userAlreadyExists }
-        guard guest != nil || users.count < capacity.maxUsers else {
-            throw BackendlessError(code: 3021, message: "Unable to register user due to error: the emulator holds its maximum of \(capacity.maxUsers) users")
-        }
-
         var stored: [Property] = []
         stored.reserveCapacity(request.count)
         for property in request where property.name != "password" && !Self.systemProperties.contains(property.name) {
             stored.append(property)
         }
-        let status: UserStatus = settings.emailConfirmation ? .emailConfirmationPending : .enabled
-        let hash = PasswordHash(password: password, generator: &random)
-        let user: StoredUser
-        if let guest {
-            user = guest
-            user.properties = stored
-            user.password = hash
-            user.status = status
-            user.updated = clock.milliseconds
-            guestCount -= 1
-        } else {
-            user = StoredUser(
-                objectID: random.nextIdentifier(), properties: stored, password: hash, status: status,
-                created: clock.milliseconds
-            )
+        return ValidRegistration(identityKey: identityKey, password: password, properties: stored, guest: guest)
+    }
+
+    /// Adds `count` users made from a template far faster than registering them one by one: every `%d` in a
+    /// string property becomes the user's number (`start`, `start + 1`, ...). The first and last users pass the
+    /// full registration checks; all are indexed like registered users (login, find and duplicates work).
+    /// Seeded users share one salted hash when the password template has no `%d`. No email is sent.
+    /// - Returns: the number of users added.
+    @discardableResult
+    public func seedUsers(count: Int, template: [Property], start: Int = 1, status: UserStatus = .enabled) throws(BackendlessError) -> Int {
+        guard count > 0 else { return 0 }
+        guard users.count + count <= capacity.maxUsers else { throw .full(capacity.maxUsers) }
+        let expander = TemplateExpander(template)
+        _ = try validate(expander.properties(for: start + count - 1))
+        let first = try validate(expander.properties(for: start))
+        let sharedHash = expander.passwordVaries ? nil : PasswordHash(password: first.password, generator: &random)
+        let created = clock.milliseconds
+        users.reserveCapacity(users.count + count)
+        identityIndex.reserveCapacity(identityIndex.count + count)
+        for number in start..<(start + count) {
+            let request = expander.properties(for: number)
+            let registration = number == start ? first : try validate(request, fast: true)
+            guard identityIndex[registration.identityKey] == nil else {
+                throw BackendlessError(code: 3033, message: "Unable to register user. User already exists. (seeded user \(number): \(registration.identityKey))")
+            }
+            let hash = sharedHash ?? PasswordHash(password: registration.password, generator: &random)
+            let user = StoredUser(objectID: random.nextIdentifier(), properties: registration.properties, password: hash, status: status, created: created)
             users[user.objectID] = user
+            identityIndex[registration.identityKey] = user
         }
-        identityIndex[identityKey] = user
-        if status == .emailConfirmationPending, case .string(let address)? = email {
-            sendConfirmation(to: address, for: user)
+        return count
+    }
+
+    /// The checks a seeded user still needs once its template passed the full ones: its identity value.
+    private func validate(_ request: [Property], fast: Bool) throws(BackendlessError) -> ValidRegistration {
+        let identity = settings.identity
+        guard let value = request[named: identity], let key = identityKey(value) else { throw .missingIdentity(identity) }
+        var password = ""
+        var stored: [Property] = []
+        stored.reserveCapacity(request.count)
+        for property in request {
+            if property.name == "password" {
+                password = property.value.stringValue ?? ""
+            } else if !Self.systemProperties.contains(property.name) {
+                stored.append(property)
+            }
         }
-        return user.snapshot
+        return ValidRegistration(identityKey: key, password: password, properties: stored, guest: nil)
     }
 
     private func sendConfirmation(to address: String, for user: StoredUser) {
@@ -178,9 +240,7 @@ extension BackendlessApp {
     /// Creates a guest account and logs it in.
     public func guestLogin() throws(BackendlessError) -> BackendlessSession {
         try checkFaults("users.guest_login", .object([:]))
-        guard users.count < capacity.maxUsers else {
-            throw BackendlessError(code: 3022, message: "Unable to login user due to error: the emulator holds its maximum of \(capacity.maxUsers) users")
-        }
+        guard users.count < capacity.maxUsers else { throw .full(capacity.maxUsers) }
         let user = StoredUser(
             objectID: random.nextIdentifier(), properties: [], password: nil, status: .guest, created: clock.milliseconds
         )

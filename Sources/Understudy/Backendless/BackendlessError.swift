@@ -97,6 +97,9 @@ public struct BackendlessError: Error, Sendable, Hashable {
         )
     }
     static let userAlreadyExists = catalogue(3033)
+    static func full(_ limit: Int) -> BackendlessError {
+        BackendlessError(code: 3021, message: "Unable to register user due to error: the emulator holds its maximum of \(limit) users")
+    }
 
     // Login and sessions
     static let invalidLogin = catalogue(3003)

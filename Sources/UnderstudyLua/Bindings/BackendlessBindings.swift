@@ -193,9 +193,26 @@ enum BackendlessBindings {
         }
     }
 
+    /// `users.seed{ count = N, start = 1, status = "ENABLED", email = "user%d@example.com", password = "..." }`
     static let seed: us_swift_fn = { L in
         LuaCall.run(L, "users.seed") { call throws(LuaMisuse) in
-            throw LuaMisuse("not available yet")
+            let app: BackendlessApp = try call.app()
+            try call.table(1, "template")
+            let (count, start, status, template) = try call.seedTemplate(1)
+            let userStatus: UserStatus
+            switch status {
+            case nil, "ENABLED"?: userStatus = .enabled
+            case "DISABLED"?: userStatus = .disabled
+            case "EMAIL_CONFIRMATION_PENDING"?: userStatus = .emailConfirmationPending
+            case let other?: throw LuaMisuse("template.status must be ENABLED, DISABLED or EMAIL_CONFIRMATION_PENDING, got \"\(other)\"")
+            }
+            us_charge(call.L, Int64(count) * 20)
+            do throws(BackendlessError) {
+                lua_pushinteger(call.L, lua_Integer(try app.seedUsers(count: count, template: template, start: start, status: userStatus)))
+                return 1
+            } catch {
+                return call.fail(error)
+            }
         }
     }
 

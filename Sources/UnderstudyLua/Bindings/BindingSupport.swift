@@ -31,3 +31,9 @@ extension BackendlessApp: SettingsAccess {
     func setting(_ name: String) -> Value? { settings.value(of: name) }
     func changeSetting(_ name: String, to value: Value) throws(SettingError) { try settings.set(name, to: value) }
 }
+
+extension KiiApp: SettingsAccess {
+    static var settingNames: [String] { KiiSettings.names }
+    func setting(_ name: String) -> Value? { settings.value(of: name) }
+    func changeSetting(_ name: String, to value: Value) throws(SettingError) { try settings.set(name, to: value) }
+}

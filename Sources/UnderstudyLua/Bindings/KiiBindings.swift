@@ -1,0 +1,214 @@
+internal import CLua
+internal import CLuaShim
+internal import Understudy
+
+/// `understudy.kii(settings)`: the Kii Cloud flavour's app table.
+enum KiiBindings {
+    static let create: us_swift_fn = { L in
+        LuaCall.run(L, "understudy.kii") { call throws(LuaMisuse) in
+            let host = call.host
+            let app = KiiApp(seed: host.nextAppSeed())
+            try SharedBindings.apply(call, settingsAt: 1, to: app, function: "understudy.kii")
+            let handle = host.adopt(app)
+            pushApp(call.L, handle: handle)
+            return 1
+        }
+    }
+
+    static func pushApp(_ L: OpaquePointer, handle: Int64) {
+        lua_createtable(L, 0, 6)
+        let table = lua_gettop(L)
+        LuaValues.push(L, "kii")
+        LuaValues.setField(L, table, "flavour")
+        Binding.table(
+            L, handle,
+            [
+                ("register", register), ("login", login), ("verify_email", verifyEmail), ("verify_phone", verifyPhone),
+                ("change_email", changeEmail), ("change_phone", changePhone), ("find", find), ("count", count),
+                ("get", get), ("all", all), ("resend_email_verification", resendEmail),
+                ("resend_phone_verification", resendPhone), ("seed", seed),
+            ]
+        )
+        LuaValues.setField(L, table, "users")
+        SharedBindings.install(L, app: table, handle: handle, KiiApp.self)
+    }
+
+    /// `{ userID, loginName?, emailAddress?, phoneNumber?, country?, emailAddressVerified, phoneNumberVerified,
+    /// pendingEmailAddress?, pendingPhoneNumber?, token? }`
+    static func push(_ L: OpaquePointer, _ user: KiiUser) {
+        lua_createtable(L, 0, 10)
+        let table = lua_gettop(L)
+        LuaValues.push(L, user.userID)
+        LuaValues.setField(L, table, "userID")
+        let optional: [(StaticString, String?)] = [
+            ("loginName", user.loginName), ("emailAddress", user.emailAddress), ("phoneNumber", user.phoneNumber),
+            ("country", user.country), ("pendingEmailAddress", user.pendingEmailAddress),
+            ("pendingPhoneNumber", user.pendingPhoneNumber), ("token", user.token),
+        ]
+        for (key, value) in optional {
+            guard let value else { continue }
+            LuaValues.push(L, value)
+            LuaValues.setField(L, table, key)
+        }
+        lua_pushboolean(L, user.emailAddressVerified ? 1 : 0)
+        LuaValues.setField(L, table, "emailAddressVerified")
+        lua_pushboolean(L, user.phoneNumberVerified ? 1 : 0)
+        LuaValues.setField(L, table, "phoneNumberVerified")
+    }
+
+    static let registrationFields = ["username", "email", "phone", "country", "password"]
+
+    static let register: us_swift_fn = { L in
+        LuaCall.run(L, "users.register") { call throws(LuaMisuse) in
+            let app: KiiApp = try call.app()
+            try call.table(1, "registration")
+            try call.rejectUnknownFields(1, known: registrationFields, in: "the registration")
+            let username = try call.field(1, "username", string: "registration.username")
+            let email = try call.field(1, "email", string: "registration.email")
+            let phone = try call.field(1, "phone", string: "registration.phone")
+            let country = try call.field(1, "country", string: "registration.country")
+            let password = try call.field(1, "password", string: "registration.password")
+            do throws(KiiError) {
+                push(call.L, try app.register(username: username, email: email, phone: phone, country: country, password: password))
+                return 1
+            } catch {
+                return call.fail(error)
+            }
+        }
+    }
+
+    static let login: us_swift_fn = { L in
+        LuaCall.run(L, "users.login") { call throws(LuaMisuse) in
+            call.arguments("identifier", "password")
+            let app: KiiApp = try call.app()
+            let identifier = try call.string(1, "identifier")
+            let password = try call.string(2, "password")
+            do throws(KiiError) {
+                let session = try app.login(identifier: identifier, password: password)
+                lua_createtable(call.L, 0, 2)
+                let table = lua_gettop(call.L)
+                push(call.L, session.user)
+                LuaValues.setField(call.L, table, "user")
+                LuaValues.push(call.L, session.token)
+                LuaValues.setField(call.L, table, "token")
+                return 1
+            } catch {
+                return call.fail(error)
+            }
+        }
+    }
+
+    /// The shape of verify/change calls: a userID, a second string, maybe a third.
+    private static func userCall(
+        _ L: OpaquePointer?, _ name: StaticString, _ second: StaticString, third: StaticString? = nil,
+        _ action: @escaping (KiiApp, String, String, String?) throws(KiiError) -> KiiUser
+    ) -> Int32 {
+        LuaCall.run(L, name) { call throws(LuaMisuse) in
+            if let third { call.arguments("userID", second, third) } else { call.arguments("userID", second) }
+            let app: KiiApp = try call.app()
+            let userID = try call.string(1, "userID")
+            let value = try call.string(2, "\(second)")
+            let extra = third == nil ? nil : try call.optionalString(3, "\(third!)")
+            do throws(KiiError) {
+                push(call.L, try action(app, userID, value, extra))
+                return 1
+            } catch {
+                return call.fail(error)
+            }
+        }
+    }
+
+    static let verifyEmail: us_swift_fn = { L in
+        userCall(L, "users.verify_email", "code") { app, userID, code, _ throws(KiiError) in try app.verifyEmail(userID: userID, code: code) }
+    }
+
+    static let verifyPhone: us_swift_fn = { L in
+        userCall(L, "users.verify_phone", "code") { app, userID, code, _ throws(KiiError) in try app.verifyPhone(userID: userID, code: code) }
+    }
+
+    static let changeEmail: us_swift_fn = { L in
+        userCall(L, "users.change_email", "email") { app, userID, email, _ throws(KiiError) in try app.changeEmail(userID: userID, email: email) }
+    }
+
+    static let changePhone: us_swift_fn = { L in
+        userCall(L, "users.change_phone", "phone", third: "country") { app, userID, phone, country throws(KiiError) in
+            try app.changePhone(userID: userID, phone: phone, country: country)
+        }
+    }
+
+    static let resendEmail: us_swift_fn = { L in
+        LuaCall.run(L, "users.resend_email_verification") { call throws(LuaMisuse) in
+            let app: KiiApp = try call.app()
+            let userID = try call.string(1, "userID")
+            do throws(KiiError) {
+                try app.resendEmailVerification(userID: userID)
+                return call.pushTrue()
+            } catch {
+                return call.fail(error)
+            }
+        }
+    }
+
+    static let resendPhone: us_swift_fn = { L in
+        LuaCall.run(L, "users.resend_phone_verification") { call throws(LuaMisuse) in
+            let app: KiiApp = try call.app()
+            let userID = try call.string(1, "userID")
+            do throws(KiiError) {
+                try app.resendPhoneVerification(userID: userID)
+                return call.pushTrue()
+            } catch {
+                return call.fail(error)
+            }
+        }
+    }
+
+    static let find: us_swift_fn = { L in
+        LuaCall.run(L, "users.find") { call throws(LuaMisuse) in
+            let app: KiiApp = try call.app()
+            let identifier = try call.string(1, "identifier")
+            if let user = app.find(identifier: identifier) { push(call.L, user) } else { lua_pushnil(call.L) }
+            return 1
+        }
+    }
+
+    static let get: us_swift_fn = { L in
+        LuaCall.run(L, "users.get") { call throws(LuaMisuse) in
+            let app: KiiApp = try call.app()
+            let userID = try call.string(1, "userID")
+            if let user = app.user(userID: userID) { push(call.L, user) } else { lua_pushnil(call.L) }
+            return 1
+        }
+    }
+
+    static let all: us_swift_fn = { L in
+        LuaCall.run(L, "users.all") { call throws(LuaMisuse) in
+            let app: KiiApp = try call.app()
+            SharedBindings.pushList(call.L, app.allUsers, push)
+            return 1
+        }
+    }
+
+    static let count: us_swift_fn = { L in
+        LuaCall.run(L, "users.count") { call throws(LuaMisuse) in
+            let app: KiiApp = try call.app()
+            lua_pushinteger(call.L, lua_Integer(app.userCount))
+            return 1
+        }
+    }
+
+    static let seed: us_swift_fn = { L in
+        LuaCall.run(L, "users.seed") { call throws(LuaMisuse) in
+            let app: KiiApp = try call.app()
+            try call.table(1, "template")
+            let (count, start, status, template) = try call.seedTemplate(1)
+            if status != nil { throw LuaMisuse("template.status is not a Kii setting (seeded Kii users are verified)") }
+            us_charge(call.L, Int64(count) * 20)
+            do throws(KiiError) {
+                lua_pushinteger(call.L, lua_Integer(try app.seedUsers(count: count, template: template, start: start)))
+                return 1
+            } catch {
+                return call.fail(error)
+            }
+        }
+    }
+}
