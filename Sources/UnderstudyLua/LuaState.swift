@@ -100,6 +100,10 @@ final class LuaState {
 
     /// Turns a non-OK status and the report on top of the stack into a failure (and pops it).
     func failure(status: Int32) -> LuaFailure {
+        withRelaxedLimit { readFailure(status: status) }
+    }
+
+    private func readFailure(status: Int32) -> LuaFailure {
         let fatal = isSpent
         if status == LUA_ERRMEM {
             us_pop(L, 1)
