@@ -1,0 +1,27 @@
+public import UnderstudyLua
+
+/// Runs scenario source text (no file on disk) and returns the suite result.
+public func runScenarios(
+    _ source: String, file: String = "scenarios/test.lua", seed: UInt64 = 1, jobs: Int = 1,
+    limits: ScenarioLimits = ScenarioLimits(maxInstructions: 5_000_000, maxMemory: 32 * 1024 * 1024),
+    selection: ScenarioSelection = ScenarioSelection()
+) -> SuiteResult {
+    runFiles([(file, source)], seed: seed, jobs: jobs, limits: limits, selection: selection)
+}
+
+/// Runs several in-memory scenario files.
+public func runFiles(
+    _ files: [(path: String, source: String)], seed: UInt64 = 1, jobs: Int = 1,
+    limits: ScenarioLimits = ScenarioLimits(maxInstructions: 5_000_000, maxMemory: 32 * 1024 * 1024),
+    selection: ScenarioSelection = ScenarioSelection()
+) -> SuiteResult {
+    let runner = SuiteRunner(configuration: RunConfiguration(seed: seed, limits: limits, jobs: jobs, selection: selection))
+    return runner.run(files.map { ScenarioFile(path: $0.path, contents: Array($0.source.utf8)) })
+}
+
+extension SuiteResult {
+    /// The outcome of the scenario with this name.
+    public func outcome(_ name: String) -> ScenarioOutcome? {
+        outcomes.first { $0.declaration.name == name }
+    }
+}
