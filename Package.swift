@@ -14,10 +14,16 @@ let package = Package(
         .executable(name: "understudy", targets: ["understudy"]),
         .library(name: "Understudy", targets: ["Understudy"]),
         .library(name: "UnderstudyLua", targets: ["UnderstudyLua"]),
+        .library(name: "UnderstudyHTTP", targets: ["UnderstudyHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Lua 5.4 from the system package liblua5.4-dev.
@@ -45,11 +51,25 @@ let package = Package(
             dependencies: ["Understudy", "CLua", "CLuaShim"],
             swiftSettings: swiftSettings
         ),
+        // The HTTP server: the real services' REST routes, the control API and the request journal.
+        .target(
+            name: "UnderstudyHTTP",
+            dependencies: [
+                "Understudy", "UnderstudyLua",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The command line.
         .executableTarget(
             name: "understudy",
             dependencies: [
-                "Understudy", "UnderstudyLua",
+                "Understudy", "UnderstudyLua", "UnderstudyHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -64,6 +84,15 @@ let package = Package(
         .testTarget(
             name: "UnderstudyTests",
             dependencies: ["Understudy", "UnderstudyTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "UnderstudyHTTPTests",
+            dependencies: [
+                "UnderstudyHTTP", "Understudy", "UnderstudyLua", "UnderstudyTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -691,3 +691,38 @@ int us_run_chunk(lua_State *L) {
     info->declaring = 0;
     return status;
 }
+
+/* ------------------------------------------------------------------------------------------------------ */
+/* Live sessions (`understudy serve`): one long-lived state that runs chunks against the served apps.      */
+
+int us_run_live_chunk(lua_State *L) {
+    /* the loaded chunk is on top; on success its results replace it */
+    us_info *info = us_info_of(L);
+    us_set_chunk_environment(L, -1);
+    info->declaring = 1;
+    int status = us_pcall(L, 0, LUA_MULTRET);
+    info->declaring = 0;
+    return status;
+}
+
+void us_recover(lua_State *L) {
+    us_info *info = us_info_of(L);
+    info->fatal = US_FATAL_NONE;
+    if (info->memory_cap != 0) info->memory_limit = info->memory_cap;
+    info->relaxed++;
+    lua_gc(L, LUA_GCCOLLECT);
+    info->relaxed--;
+    info->budget = info->budget_limit;
+    lua_sethook(L, us_hook, LUA_MASKCOUNT, US_HOOK_PERIOD);
+}
+
+void us_restore_file_globals(lua_State *L) {
+    us_info *info = us_info_of(L);
+    info->relaxed++;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &us_key_runner);
+    lua_pushnil(L);
+    lua_pushnil(L);
+    lua_pushinteger(L, 0);
+    if (us_pcall(L, 3, 0) != LUA_OK) lua_pop(L, 1);
+    info->relaxed--;
+}

@@ -20,7 +20,9 @@ struct LuaCall {
         guard let L else { return US_RAISE }
         let call = LuaCall(L: L, function: function)
         let host = ScenarioHost.of(L)
+        let callerL = host.currentL
         host.currentL = L
+        defer { host.currentL = callerL }
         host.currentArgumentNames = []
         host.currentArgumentCount = lua_gettop(L)
         do {

@@ -101,8 +101,9 @@ enum LuaValues {
     }
 
     /// Reads the value at `index` as a dynamic value. Tables become objects or arrays (sequences); functions,
-    /// userdata and threads are refused with a description of what was found.
-    static func value(_ L: OpaquePointer, at index: Int32, depth: Int = 0) -> Result<Value, ValueError> {
+    /// userdata and threads are refused with a description of what was found, or, when `lenient`, read as a
+    /// string such as `"<function>"` (for showing a result, not for passing it to a backend).
+    static func value(_ L: OpaquePointer, at index: Int32, depth: Int = 0, lenient: Bool = false) -> Result<Value, ValueError> {
         let index = lua_absindex(L, index)
         switch lua_type(L, index) {
         case LUA_TNIL, LUA_TNONE: return .success(.null)
@@ -112,7 +113,10 @@ enum LuaValues {
             return .success(.double(us_tonumber(L, index, nil)))
         case LUA_TSTRING: return .success(.string(string(L, at: index) ?? ""))
         case LUA_TTABLE:
-            guard depth < 32 else { return .failure(ValueError(path: "", found: "a table nested too deeply")) }
+            guard depth < 32 else {
+                if lenient { return .success(.string("<table nested too deeply>")) }
+                return .failure(ValueError(path: "", found: "a table nested too deeply"))
+            }
             guard lua_checkstack(L, 3) != 0 else { return .failure(ValueError(path: "", found: "a table nested too deeply")) }
             let length = Int(lua_rawlen(L, index))
             var object: [String: Value] = [:]
@@ -122,7 +126,7 @@ enum LuaValues {
             while lua_next(L, index) != 0 {
                 let keyType = lua_type(L, -2)
                 let item: Value
-                switch value(L, at: -1, depth: depth + 1) {
+                switch value(L, at: -1, depth: depth + 1, lenient: lenient) {
                 case .success(let found): item = found
                 case .failure(var error):
                     let key = keyType == LUA_TSTRING ? (string(L, at: -2) ?? "?") : "[\(us_tointeger(L, -2, nil))]"
@@ -142,6 +146,9 @@ enum LuaValues {
                 } else if keyType == LUA_TSTRING {
                     arrayOnly = false
                     object[string(L, at: -2) ?? ""] = item
+                } else if lenient {
+                    arrayOnly = false
+                    object["<\(typeName(L, keyType)) key>"] = item
                 } else {
                     us_pop(L, 2)
                     return .failure(ValueError(path: "", found: "a table with a \(typeName(L, keyType)) key"))
@@ -152,6 +159,7 @@ enum LuaValues {
             for (offset, item) in array.enumerated() { object[String(offset + 1)] = item }
             return .success(.object(object))
         default:
+            if lenient { return .success(.string("<\(typeName(L, lua_type(L, index)))>")) }
             return .failure(ValueError(path: "", found: "a \(typeName(L, lua_type(L, index))) value"))
         }
     }

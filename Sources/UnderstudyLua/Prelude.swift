@@ -285,6 +285,12 @@ local function restore()
 end
 
 local function run(fn, options, seed)
+  if fn == nil then
+    -- a live session after its scenarios: globals go back to the file level
+    env_meta.__index = file_globals
+    env_meta.__newindex = file_globals
+    return
+  end
   if snapshots == nil then snapshot() else restore() end
   math_randomseed(seed)
   local overlay = setmetatable({}, { __index = file_globals })

@@ -19,6 +19,9 @@ final class ScenarioHost {
     /// The argument names of the binding now running, for `when` predicates.
     var currentArgumentNames: [StaticString] = []
     var currentArgumentCount: Int32 = 0
+    /// Set for a live session (`understudy serve`): backends outlive scenarios, and the served requests'
+    /// journal is readable from Lua.
+    var live: LiveContext?
 
     /// Starts a scenario: earlier backends become unreachable.
     func beginScenario(seed: UInt64) {
@@ -51,7 +54,20 @@ final class ScenarioHost {
         return index < apps.count ? apps[index] : nil
     }
 
+    /// The handle of the backend at `index` in the running scenario.
+    func handle(ofAppAt index: Int) -> Int64 {
+        epoch << 24 | Int64(index)
+    }
+
     static func of(_ L: OpaquePointer) -> ScenarioHost {
         Unmanaged<ScenarioHost>.fromOpaque(us_info_of(L).pointee.host).takeUnretainedValue()
     }
+}
+
+/// What a live session adds to its host.
+struct LiveContext {
+    /// The requests the server answered.
+    var journal = RequestJournal()
+    /// The instruction budget granted to each chunk, request predicate and scenario.
+    var budget: Int64
 }

@@ -2,19 +2,23 @@ import ArgumentParser
 
 /// The `understudy` command.
 @main
-struct UnderstudyCommand: ParsableCommand {
+struct UnderstudyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "understudy",
         abstract: "A scriptable, in-memory stand-in for Backendless and Kii Cloud user, verification and push backends.",
         version: "0.1.0",
-        subcommands: [RunCommand.self]
+        subcommands: [RunCommand.self, ServeCommand.self]
     )
 
     /// Usage errors exit with 2 (argument-parser's default is 64).
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {

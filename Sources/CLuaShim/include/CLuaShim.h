@@ -73,6 +73,16 @@ void us_charge(lua_State *L, int64_t instructions);
 /// upvalues 2...extra+1 (they are popped). Allocates: call with the memory limit lifted.
 void us_push_swift_function(lua_State *L, us_swift_fn fn, int extra);
 
+/// Runs the loaded chunk on top in the scenario environment (globals persist between chunks) and leaves all of
+/// its results on the stack. Protected: returns a Lua status, with a report on top on failure.
+int us_run_live_chunk(lua_State *L);
+/// Makes a state usable again after the budget or the memory cap stopped a chunk: clears the sticky failure,
+/// collects garbage and grants a fresh budget. Only for live sessions, where the state outlives one run.
+void us_recover(lua_State *L);
+
+/// After a live session ran scenarios: globals set by later chunks go to the file level again.
+void us_restore_file_globals(lua_State *L);
+
 /// lua_pcall with Understudy's message handler. On LUA_ERRRUN the value on top is a report table:
 /// { message = string, traceback = string, where = "file:line" or nil, value = the original error value,
 ///   skip = reason (only for skip()) }. On LUA_ERRMEM it is the plain message.

@@ -42,8 +42,9 @@ public final class BackendlessApp: EmulatedApp {
     func failure(for fault: Fault) -> BackendlessError {
         let code: Int
         switch fault.code {
-        case .number(let number): code = number
-        case .text(let text): code = Int(text) ?? 0
+        case .number(let number)?: code = number
+        case .text(let text)?: code = Int(text) ?? 0
+        case nil: code = 0
         }
         return BackendlessError(
             code: code, message: fault.message ?? BackendlessError.catalogueMessage(for: code), httpStatus: fault.status
@@ -52,7 +53,7 @@ public final class BackendlessApp: EmulatedApp {
 
     /// Throws the fault's error when one applies to this call.
     func checkFaults(_ operation: String, _ arguments: @autoclosure () -> Value) throws(BackendlessError) {
-        if let fault = faults.trigger(operation, arguments: arguments()) { throw failure(for: fault) }
+        if let fault = faults.trigger(operation, arguments: arguments()), fault.code != nil { throw failure(for: fault) }
     }
 
     func identityKey(_ value: Value) -> String? {

@@ -60,7 +60,8 @@ public struct BackendlessError: Error, Sendable, Hashable {
         }
     }
 
-    static func catalogue(_ code: Int) -> BackendlessError {
+    /// The catalogue's error for `code`: its message and status.
+    public static func catalogue(_ code: Int) -> BackendlessError {
         BackendlessError(code: code, message: catalogueMessage(for: code))
     }
 

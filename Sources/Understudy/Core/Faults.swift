@@ -13,7 +13,9 @@ public struct Fault {
     public let id: Int
     /// The operation name, such as `users.register`.
     public let operation: String
-    public var code: FaultCode
+    /// The error it answers with; nil for a fault that only delays the reply or drops the connection (over HTTP)
+    /// and lets the call go through.
+    public var code: FaultCode?
     public var message: String?
     /// The HTTP status to answer with (Kii errors; Backendless over HTTP).
     public var status: Int?
@@ -30,7 +32,7 @@ public struct Fault {
     public internal(set) var hits: Int = 0
 
     public init(
-        operation: String, code: FaultCode, message: String? = nil, status: Int? = nil, times: Int? = nil,
+        operation: String, code: FaultCode?, message: String? = nil, status: Int? = nil, times: Int? = nil,
         probability: Double = 1, condition: Condition? = nil, delayMilliseconds: Int = 0, dropConnection: Bool = false
     ) {
         self.id = 0
@@ -65,6 +67,9 @@ public struct FaultInjector {
     private var finishedHits: [Int: Int] = [:]
     private var nextID = 1
     private var random: SeededGenerator
+    /// The fault that fired last, for the HTTP server's latency and dropped connections. Set it to nil before a
+    /// call to see whether that call fired one.
+    public var lastFired: Fault?
 
     public init(random: SeededGenerator) {
         self.random = random
@@ -127,6 +132,7 @@ public struct FaultInjector {
             }
             active[index].hits += 1
             let fired = active[index]
+            lastFired = fired
             if let remaining = active[index].remaining {
                 if remaining <= 1 {
                     finishedHits[fired.id] = fired.hits

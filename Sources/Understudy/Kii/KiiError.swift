@@ -25,8 +25,9 @@ public struct KiiError: Error, Sendable, Hashable {
     public init(fault: Fault) {
         let code: String
         switch fault.code {
-        case .text(let text): code = text
-        case .number(let number): code = String(number)
+        case .text(let text)?: code = text
+        case .number(let number)?: code = String(number)
+        case nil: code = "UNDEFINED_ERROR"
         }
         self.init(status: fault.status ?? 400, code: code, message: fault.message ?? "Injected fault")
     }

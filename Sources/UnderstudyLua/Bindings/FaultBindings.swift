@@ -17,12 +17,25 @@ extension SharedBindings {
             guard type(of: app).operations.contains(operation) else {
                 throw LuaMisuse("unknown operation '\(operation)' in fault.op (known: \(type(of: app).operations.joined(separator: ", ")))")
             }
-            let code: FaultCode
+            var code: FaultCode?
             switch try call.field(1, "code", value: "fault.code") {
             case .int(let number)?: code = .number(Int(number))
             case .string(let text)? where !text.isEmpty: code = .text(text)
-            case nil: throw LuaMisuse("fault.code is required (a Backendless error number or a Kii error code)")
+            case nil: code = nil
             case let other?: throw LuaMisuse("fault.code must be an integer or a non-empty string, got \(other.kindName)")
+            }
+            switch (app, code) {
+            case (is BackendlessApp, .text(let text)?):
+                guard let number = Int(text) else {
+                    throw LuaMisuse("fault.code of a Backendless backend is an error number such as 3033, got \"\(text)\"")
+                }
+                code = .number(number)
+            case (is KiiApp, .number(let number)?):
+                throw LuaMisuse(
+                    "fault.code of a Kii backend is an errorCode string such as \"RESOURCE_TEMPORARILY_UNAVAILABLE\", got "
+                        + "\(number); put an HTTP status in fault.status"
+                )
+            default: break
             }
             var fault = Fault(operation: operation, code: code)
             fault.message = try call.field(1, "message", string: "fault.message")
@@ -54,13 +67,21 @@ extension SharedBindings {
                 guard case .bool(let flag) = drop else { throw LuaMisuse("fault.drop must be true or false") }
                 fault.dropConnection = flag
             }
+            if code == nil, fault.delayMilliseconds == 0, !fault.dropConnection {
+                throw LuaMisuse(
+                    "fault.code is required (a Backendless error number or a Kii error code), unless the fault only "
+                        + "delays replies (delay_ms) or drops connections (drop) over HTTP"
+                )
+            }
             let L = call.L
             let whenType = LuaValues.getField(L, 1, "when")
             if whenType == LUA_TFUNCTION {
                 let reference = luaL_ref(L, us_registryindex())
                 let host = call.host
                 host.predicateReferences.append(reference)
-                fault.condition = { [unowned host] _ in host.evaluatePredicate(reference, operation: operation) }
+                fault.condition = { [unowned host] arguments in
+                    host.evaluatePredicate(reference, operation: operation, arguments: arguments)
+                }
             } else {
                 us_pop(L, 1)
                 if whenType != LUA_TNIL { throw LuaMisuse("fault.when must be a function, got \(LuaValues.typeName(L, whenType))") }
@@ -141,11 +162,27 @@ extension SharedBindings {
 extension ScenarioHost {
     /// Calls a `when` predicate with the arguments of the binding now running. A predicate that raises fails the
     /// scenario once the backend call returns.
-    func evaluatePredicate(_ reference: Int32, operation: String) -> Bool {
-        guard pendingError == nil, let L = currentL else { return false }
-        _ = lua_checkstack(L, 8)
-        lua_rawgeti(L, us_registryindex(), lua_Integer(reference))
-        pushCurrentArguments(L)
+    /// Outside a binding (a request served over HTTP) the predicate gets `arguments`, the call's arguments as
+    /// the backend saw them, and a fresh instruction budget.
+    func evaluatePredicate(_ reference: Int32, operation: String, arguments: Value) -> Bool {
+        guard pendingError == nil else { return false }
+        let L: OpaquePointer
+        if let current = currentL {
+            L = current
+            _ = lua_checkstack(L, 8)
+            lua_rawgeti(L, us_registryindex(), lua_Integer(reference))
+            pushCurrentArguments(L)
+        } else if let state = self.L, let live {
+            L = state
+            us_reset_budget(L, live.budget)
+            _ = lua_checkstack(L, 8)
+            lua_rawgeti(L, us_registryindex(), lua_Integer(reference))
+            us_info_of(L).pointee.relaxed += 1
+            LuaValues.push(L, arguments)
+            us_info_of(L).pointee.relaxed -= 1
+        } else {
+            return false
+        }
         let status = us_pcall_from_swift(L, 1, 1)
         if status != LUA_OK {
             var message = "error"
@@ -158,6 +195,7 @@ extension ScenarioHost {
             }
             us_pop(L, 1)
             pendingError = "the 'when' predicate of a fault on \(operation) failed: \(message)"
+            if currentL == nil { us_recover(L) }  // a served request: the state outlives this predicate
             return false
         }
         let matches = lua_toboolean(L, -1) != 0

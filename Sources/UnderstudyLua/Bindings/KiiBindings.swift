@@ -202,6 +202,11 @@ enum KiiBindings {
             try call.table(1, "template")
             let (count, start, status, template) = try call.seedTemplate(1)
             if status != nil { throw LuaMisuse("template.status is not a Kii setting (seeded Kii users are verified)") }
+            for property in template where !registrationFields.contains(property.name) {
+                throw LuaMisuse(
+                    "unknown field '\(property.name)' in the template (known: count, start, \(registrationFields.joined(separator: ", ")))"
+                )
+            }
             us_charge(call.L, Int64(count) * 20)
             do throws(KiiError) {
                 lua_pushinteger(call.L, lua_Integer(try app.seedUsers(count: count, template: template, start: start)))

@@ -8,7 +8,7 @@ enum UnderstudyModule {
     static func install(in L: OpaquePointer) {
         us_pushglobaltable(L)
         let globals = lua_gettop(L)
-        lua_createtable(L, 0, 4)
+        lua_createtable(L, 0, 8)
         let module = lua_gettop(L)
         lua_pushinteger(L, 0)
         us_push_swift_function(L, BackendlessBindings.create, 1)
@@ -18,6 +18,7 @@ enum UnderstudyModule {
         LuaValues.setField(L, module, "kii")
         LuaValues.push(L, version)
         LuaValues.setField(L, module, "version")
+        ServedBindings.install(L, module: module)
         LuaValues.setField(L, globals, "understudy")
         us_pop(L, 1)
     }

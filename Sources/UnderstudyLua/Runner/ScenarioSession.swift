@@ -45,7 +45,7 @@ final class ScenarioSession {
         return state
     }
 
-    private static func readDeclarations(_ L: OpaquePointer) -> [ScenarioDeclaration] {
+    static func readDeclarations(_ L: OpaquePointer) -> [ScenarioDeclaration] {
         let count = Int(us_scenario_count(L))
         var declarations: [ScenarioDeclaration] = []
         declarations.reserveCapacity(count)

@@ -17,11 +17,22 @@ public struct ScenarioSelection: Sendable {
         self.shard = shard
     }
 
+    /// The declarations of one file that the selection includes, in order. Scenarios that share a name are told
+    /// apart by their occurrence, so shards stay stable.
+    func select(_ declarations: [ScenarioDeclaration], file: String) -> [ScenarioDeclaration] {
+        var occurrences: [String: Int] = [:]
+        return declarations.filter { declaration in
+            let occurrence = occurrences[declaration.name, default: 0]
+            occurrences[declaration.name] = occurrence + 1
+            return includes(file: file, declaration, occurrence: occurrence)
+        }
+    }
+
     func includes(file: String, _ declaration: ScenarioDeclaration, occurrence: Int) -> Bool {
         if let filter, !filter.isEmpty, !declaration.name.lowercased().contains(filter.lowercased()) { return false }
         if !tags.isEmpty, !declaration.tags.contains(where: tags.contains) { return false }
         if let shard {
-            let key = StableHash.of(file, declaration.name, String(occurrence))
+            let key = StableHash.of(StableHash.canonical(file), declaration.name, String(occurrence))
             if Int(key % UInt64(shard.count)) != shard.index - 1 { return false }
         }
         return true
@@ -87,15 +98,19 @@ public struct SuiteRunner: Sendable {
 
     /// The seed of one scenario: independent of jobs, shards and filters.
     public static func scenarioSeed(suiteSeed: UInt64, file: String, index: Int) -> UInt64 {
-        var generator = SeededGenerator(seed: suiteSeed ^ StableHash.of(file, String(index)))
+        var generator = SeededGenerator(seed: suiteSeed ^ StableHash.of(StableHash.canonical(file), String(index)))
         return generator.next()
     }
 
-    /// The scenarios each file declares (load errors included), without running any.
+    /// The scenarios each file declares that the selection (filter, tags, shard) includes, load errors
+    /// included, without running any.
     public func list(_ files: [ScenarioFile]) -> [Result<ScenarioListing, LoadError>] {
         let pool = SessionPool(files: files, configuration: configuration)
+        let selection = configuration.selection
         return files.indices.map { index in
-            pool.declarations(of: index).map { ScenarioListing(file: files[index].path, declarations: $0) }
+            pool.declarations(of: index).map { declarations in
+                ScenarioListing(file: files[index].path, declarations: selection.select(declarations, file: files[index].path))
+            }
         }
     }
 
@@ -123,12 +138,7 @@ public struct SuiteRunner: Sendable {
         let results = declared.withLock { $0 }
         let selected = results.enumerated().map { fileIndex, result -> [ScenarioDeclaration] in
             guard case .success(let declarations)? = result else { return [] }
-            var occurrences: [String: Int] = [:]
-            return declarations.filter { declaration in
-                let occurrence = occurrences[declaration.name, default: 0]
-                occurrences[declaration.name] = occurrence + 1
-                return configuration.selection.includes(file: files[fileIndex].path, declaration, occurrence: occurrence)
-            }
+            return configuration.selection.select(declarations, file: files[fileIndex].path)
         }
         let total = selected.reduce(0) { $0 + $1.count }
         let chunk = max(8, (total + jobs * 8 - 1) / (jobs * 8))
@@ -269,6 +279,13 @@ private struct SessionBox: @unchecked Sendable {
 
 /// FNV-1a over strings: stable across runs, machines and Swift versions (unlike `Hasher`).
 enum StableHash {
+    /// A path as seeds and shards see it: `./a//b/./c.lua` and `a/b/c.lua` are the same file.
+    static func canonical(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) where part != "." { parts.append(part) }
+        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+    }
+
     static func of(_ parts: String...) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for part in parts {

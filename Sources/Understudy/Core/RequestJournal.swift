@@ -1,0 +1,156 @@
+/// One request an app under test sent to the served backends, and what it got back.
+public struct JournalEntry: Sendable, Hashable {
+    /// Position in the journal, from 1; keeps counting after `clear`.
+    public var sequence: Int
+    public var method: String
+    /// The path as requested, without the query.
+    public var path: String
+    /// The query string, without `?`; empty when there was none.
+    public var query: String
+    /// The flavour that answered: `backendless`, `kii`, or nil when no app was found.
+    public var flavour: String?
+    /// The app id from the path or the credentials, when the request named one.
+    public var appID: String?
+    /// The operation the request ran, in the names `faults.inject` uses (`users.register`), when it ran one.
+    public var operation: String?
+    /// The request body as text (invalid UTF-8 replaced), cut at `RequestJournal.bodyLimit` bytes.
+    public var body: String
+    /// The body as JSON read it, when it was JSON.
+    public var json: Value?
+    public var status: Int
+    /// The error code answered: a Backendless number or a Kii `errorCode`; nil on success.
+    public var code: Value?
+    /// The virtual time of the answering app's clock, in seconds.
+    public var time: Double
+
+    public init(
+        method: String, path: String, query: String = "", flavour: String? = nil, appID: String? = nil,
+        operation: String? = nil, body: String = "", json: Value? = nil, status: Int, code: Value? = nil,
+        time: Double = 0
+    ) {
+        self.sequence = 0
+        self.method = method
+        self.path = path
+        self.query = query
+        self.flavour = flavour
+        self.appID = appID
+        self.operation = operation
+        self.body = body
+        self.json = json
+        self.status = status
+        self.code = code
+        self.time = time
+    }
+}
+
+/// Which entries to read: every field that is set must match.
+public struct JournalFilter: Sendable, Hashable {
+    public var method: String?
+    /// Matches when the entry's path ends with this text (so `users/register` finds `/APP/KEY/users/register`).
+    public var path: String?
+    public var operation: String?
+    public var appID: String?
+    public var status: Int?
+    public var code: Value?
+    /// Only the last `limit` matches.
+    public var limit: Int?
+
+    public init(
+        method: String? = nil, path: String? = nil, operation: String? = nil, appID: String? = nil, status: Int? = nil,
+        code: Value? = nil, limit: Int? = nil
+    ) {
+        self.method = method
+        self.path = path
+        self.operation = operation
+        self.appID = appID
+        self.status = status
+        self.code = code
+        self.limit = limit
+    }
+
+    func matches(_ entry: JournalEntry) -> Bool {
+        if let method, method.uppercased() != entry.method { return false }
+        if let path, !entry.path.hasSuffix(path) { return false }
+        if let operation, operation != entry.operation { return false }
+        if let appID, appID != entry.appID { return false }
+        if let status, status != entry.status { return false }
+        if let code, !Self.sameCode(code, entry.code) { return false }
+        return true
+    }
+
+    private static func sameCode(_ wanted: Value, _ found: Value?) -> Bool {
+        guard let found else { return false }
+        if wanted == found { return true }
+        // "3033" finds 3033 and the other way round.
+        return wanted.codeText == found.codeText
+    }
+}
+
+extension Value {
+    fileprivate var codeText: String? {
+        switch self {
+        case .int(let number): return String(number)
+        case .string(let text): return text
+        case .double(let number) where number == number.rounded(): return String(Int64(number))
+        default: return nil
+        }
+    }
+}
+
+/// Every request the served apps answered, oldest first, bounded so a load test cannot exhaust memory.
+public struct RequestJournal: Sendable {
+    /// Bodies longer than this are cut (the entry says so).
+    public static let bodyLimit = 64 * 1024
+    /// The most entries kept; older ones are dropped first.
+    public let capacity: Int
+    private var ring: [JournalEntry] = []
+    private var start = 0
+    private var nextSequence = 1
+    /// Entries dropped because the journal was full.
+    public private(set) var dropped = 0
+
+    public init(capacity: Int = 100_000) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// The number of entries held.
+    public var count: Int { ring.count }
+
+    /// Adds an entry; returns its sequence number.
+    @discardableResult
+    public mutating func record(_ entry: JournalEntry) -> Int {
+        var entry = entry
+        entry.sequence = nextSequence
+        nextSequence += 1
+        if entry.body.utf8.count > Self.bodyLimit {
+            let cut = entry.body.utf8.prefix(Self.bodyLimit)
+            entry.body = String(decoding: cut, as: UTF8.self) + "…[cut at \(Self.bodyLimit) bytes]"
+        }
+        if ring.count < capacity {
+            ring.append(entry)
+        } else {
+            ring[start] = entry
+            start = (start + 1) % capacity
+            dropped += 1
+        }
+        return entry.sequence
+    }
+
+    /// The entries that match, oldest first.
+    public func entries(matching filter: JournalFilter = JournalFilter()) -> [JournalEntry] {
+        var found: [JournalEntry] = []
+        for offset in 0..<ring.count {
+            let entry = ring[(start + offset) % ring.count]
+            if filter.matches(entry) { found.append(entry) }
+        }
+        if let limit = filter.limit, found.count > limit { found.removeFirst(found.count - max(0, limit)) }
+        return found
+    }
+
+    /// Forgets every entry (sequence numbers keep counting).
+    public mutating func clear() {
+        ring.removeAll(keepingCapacity: true)
+        start = 0
+        dropped = 0
+    }
+}

@@ -1,0 +1,266 @@
+internal import Foundation
+internal import HTTPTypes
+internal import Understudy
+
+/// The Backendless REST API under `/{appId}/{apiKey}/`: registration, login, logout, guest login, the email
+/// confirmation link, push device registrations and publishing. Bodies, replies and errors as the real service
+/// sends them (`{"code","message","errorData"}` with the status of `errors.md`).
+enum BackendlessRoutes {
+    static let prefix = "/{appId}/{apiKey}"
+
+    static func register(in table: inout RouteTable<RouteHandler>) {
+        func add(_ method: HTTPRequest.Method, _ path: String, _ body: BodyKind, _ summary: String, _ handler: @escaping RouteHandler) {
+            table.add(RouteDescription(method: method, path: prefix + path, area: .backendless, summary: summary), body: body, handler)
+        }
+        add(.post, "/users/register", .json, "Register a user (or convert a guest)", registerUser)
+        add(.post, "/users/login", .json, "Log in with the identity property and password", login)
+        add(.get, "/users/logout", .none, "End the session of the user-token header", logout)
+        add(.post, "/users/register/guest", .json, "Create a guest account and log it in", guestLogin)
+        add(.get, "/users/confirmemail/{token}", .none, "The link of the confirmation email", confirmEmail)
+        add(.get, "/users/isvalidusertoken/{userToken}", .none, "Whether a user-token is a live session", isValidToken)
+        add(.post, "/messaging/registrations", .json, "Register a device for push notifications", registerDevice)
+        add(.get, "/messaging/registrations/{deviceId}", .none, "A device's registration", getDevice)
+        add(.delete, "/messaging/registrations/{deviceId}", .none, "Cancel a device's registration", unregisterDevice)
+        add(.post, "/messaging/{channel}", .json, "Publish a push notification to a channel or to devices", publish)
+    }
+
+    // MARK: Plumbing
+
+    /// A reply that is not a `BackendlessError` (a body of the wrong shape, say), thrown from a handler.
+    struct Refusal: Error {
+        var reply: Reply
+    }
+
+    /// Finds the app of the path (2002 when the id or key is wrong), runs `body`, and turns errors and fired
+    /// faults into the reply.
+    static func serve(
+        _ exchange: inout Exchange, _ operation: String, _ body: (BackendlessApp, inout Exchange) throws -> Reply
+    ) -> Reply {
+        exchange.flavour = "backendless"
+        exchange.operation = operation
+        let appID = exchange.parameters["appId"]
+        exchange.appID = appID
+        guard let app = exchange.stage.backendless[appID], app.settings.apiKey == exchange.parameters["apiKey"] else {
+            return BackendlessError.catalogue(2002).reply
+        }
+        app.faults.lastFired = nil
+        var reply: Reply
+        do {
+            reply = try body(app, &exchange)
+        } catch let error as BackendlessError {
+            reply = error.reply
+        } catch let refusal as Refusal {
+            reply = refusal.reply
+        } catch {
+            reply = ServerFailures.reply(.backendless, status: 500, backendlessCode: 8001, kiiCode: "", message: "\(error)")
+        }
+        reply.apply(app.faults.lastFired)
+        return reply
+    }
+
+    /// The JSON body as an object's members; nil for an empty body. Refuses other content types and shapes.
+    static func object(_ exchange: Exchange) throws(Refusal) -> [JSON.Member]? {
+        if let type = exchange.mediaType, type != "application/json", !type.hasSuffix("+json") {
+            throw Refusal(reply: ServerFailures.unsupportedMediaType(.backendless, got: type, expected: "application/json"))
+        }
+        switch exchange.json {
+        case .failure(let error): throw Refusal(reply: ServerFailures.malformedBody(.backendless, error))
+        case .success(nil): return nil
+        case .success(.object(let members)?): return members
+        case .success(let other?):
+            throw Refusal(reply: ServerFailures.wrongBody(.backendless, expected: "a JSON object", got: other.kindName))
+        }
+    }
+
+    /// The user object as the real service returns it: every stored property, never the password.
+    static func json(_ user: BackendlessUser, token: String? = nil) -> JSON {
+        var members: [JSON.Member] = []
+        members.reserveCapacity(user.properties.count + 9)
+        for property in user.properties { members.append(.init(property.name, JSON(property.value))) }
+        members.append(.init("objectId", .string(user.objectID)))
+        members.append(.init("ownerId", .string(user.objectID)))
+        members.append(.init("userStatus", .string(user.status.rawValue)))
+        members.append(.init("created", .integer(user.created)))
+        members.append(.init("updated", user.updated.map(JSON.integer) ?? .null))
+        if let lastLogin = user.lastLogin { members.append(.init("lastLogin", .integer(lastLogin))) }
+        members.append(.init("socialAccount", "BACKENDLESS"))
+        members.append(.init("___class", "Users"))
+        if let token { members.append(.init("user-token", .string(token))) }
+        return .object(members)
+    }
+
+    /// A value a property may hold over HTTP: a string, number, boolean or null.
+    static func propertyValue(_ member: JSON.Member) throws(BackendlessError) -> Value {
+        switch member.value {
+        case .array, .object:
+            throw BackendlessError(
+                code: 3021,
+                message: "Unable to register user due to error: property '\(member.key)' must be a string, number, boolean or null, got \(member.value.kindName)"
+            )
+        default: return member.value.value
+        }
+    }
+
+    /// A string field; numbers and booleans are read as their text.
+    static func text(_ value: JSON?) -> String? {
+        switch value {
+        case .string(let text)?: return text
+        case .integer(let number)?: return String(number)
+        case .number(let number)?: return String(number)
+        case .bool(let flag)?: return String(flag)
+        default: return nil
+        }
+    }
+
+    // MARK: Users
+
+    static let registerUser: RouteHandler = { exchange in
+        serve(&exchange, "users.register") { app, exchange in
+            guard let members = try object(exchange) else { return Reply(body: json(try app.register(nil))) }
+            var properties: [Property] = []
+            properties.reserveCapacity(members.count)
+            for member in members { properties.append(Property(member.key, try propertyValue(member))) }
+            return Reply(body: json(try app.register(properties)))
+        }
+    }
+
+    static let login: RouteHandler = { exchange in
+        serve(&exchange, "users.login") { app, exchange in
+            let body = try object(exchange).map(JSON.object)
+            let session = try app.login(identity: text(body?["login"]), password: text(body?["password"]))
+            return Reply(body: json(session.user, token: session.token))
+        }
+    }
+
+    static let logout: RouteHandler = { exchange in
+        serve(&exchange, "users.logout") { app, exchange in
+            try app.logout(token: exchange.header("user-token") ?? "")
+            return Reply()
+        }
+    }
+
+    static let guestLogin: RouteHandler = { exchange in
+        serve(&exchange, "users.guest_login") { app, exchange in
+            _ = try object(exchange)
+            let session = try app.guestLogin()
+            return Reply(body: json(session.user, token: session.token))
+        }
+    }
+
+    static let confirmEmail: RouteHandler = { exchange in
+        serve(&exchange, "users.confirm_email") { app, exchange in
+            let user = try app.confirmEmail(linkToken: exchange.parameters["token"])
+            return Reply(
+                body: [
+                    "message": "The email address is confirmed.", "objectId": .string(user.objectID),
+                    "userStatus": .string(user.status.rawValue),
+                ]
+            )
+        }
+    }
+
+    static let isValidToken: RouteHandler = { exchange in
+        serve(&exchange, "users.is_valid_token") { app, exchange in
+            let valid = (try? app.user(forToken: exchange.parameters["userToken"])) != nil
+            return Reply(body: .bool(valid))
+        }
+    }
+
+    // MARK: Push
+
+    /// `expiration` as the SDKs send it: seconds (JS), milliseconds (Swift, Flutter), or an ISO 8601 string
+    /// (Flutter REST). Numbers above 10^11 are milliseconds. Anything else reaches the backend as it is (5004).
+    static func expiration(_ value: JSON?) -> Value? {
+        switch value {
+        case nil, .null?: return nil
+        case .integer(let number)?: return number > 100_000_000_000 ? .double(Double(number) / 1000) : .int(number)
+        case .number(let number)?: return .double(number > 100_000_000_000 ? number / 1000 : number)
+        case .string(let text)?:
+            if let date = try? Date(text, strategy: .iso8601) { return .double(date.timeIntervalSince1970) }
+            return .string(text)
+        case let other?: return other.value
+        }
+    }
+
+    static func deviceJSON(_ registration: DeviceRegistration) -> JSON {
+        [
+            "id": .string(registration.channels.first?.registrationID ?? ""),
+            "deviceToken": .string(registration.token), "deviceId": .string(registration.deviceID),
+            "os": .string(registration.os.rawValue), "osVersion": registration.osVersion.map(JSON.string) ?? .null,
+            "channels": .array(registration.channels.map { .string($0.name) }),
+            "expiration": registration.expiration.map { .integer(Int64(($0 * 1000).rounded())) } ?? .null,
+        ]
+    }
+
+    static func formatError(_ detail: String) -> BackendlessError {
+        BackendlessError(code: 5005, message: "Wrong json format for device registration: \(detail)")
+    }
+
+    static let registerDevice: RouteHandler = { exchange in
+        serve(&exchange, "devices.register") { app, exchange in
+            guard let members = try object(exchange) else { throw BackendlessError.catalogue(5006) }
+            let body = JSON.object(members)
+            guard let token = text(body["deviceToken"]), !token.isEmpty else { throw formatError("deviceToken is required") }
+            let osNames = DeviceRegistration.OperatingSystem.allCases.map(\.rawValue)
+            guard let osName = text(body["os"]), let os = DeviceRegistration.OperatingSystem(rawValue: osName.uppercased()) else {
+                throw formatError("os must be one of \(osNames.joined(separator: ", "))")
+            }
+            var channels: [String]?
+            switch body["channels"] {
+            case nil, .null?: channels = nil
+            case .array(let items)?:
+                channels = []
+                for item in items {
+                    guard case .string(let name) = item else { throw formatError("channels must be a list of names") }
+                    channels?.append(name)
+                }
+            case .string(let name)?: channels = [name]
+            default: throw formatError("channels must be a list of names")
+            }
+            let registration = try app.registerDevice(
+                token: token, deviceID: text(body["deviceId"]).flatMap { $0.isEmpty ? nil : $0 }, os: os,
+                osVersion: text(body["osVersion"]), channels: channels, expiration: expiration(body["expiration"])
+            )
+            return Reply(body: ["registrationId": .string(registration.registrationID)])
+        }
+    }
+
+    static let getDevice: RouteHandler = { exchange in
+        serve(&exchange, "devices.get") { app, exchange in
+            guard let registration = app.device(exchange.parameters["deviceId"]) else { throw BackendlessError.catalogue(5000) }
+            return Reply(body: [deviceJSON(registration)])
+        }
+    }
+
+    static let unregisterDevice: RouteHandler = { exchange in
+        serve(&exchange, "devices.unregister") { app, exchange in
+            try app.unregisterDevice(exchange.parameters["deviceId"])
+            return Reply(body: ["result": true])
+        }
+    }
+
+    static let publish: RouteHandler = { exchange in
+        serve(&exchange, "push.publish") { app, exchange in
+            let body = JSON.object(try object(exchange) ?? [])
+            let message: String
+            switch body["message"] {
+            case .string(let text)?: message = text
+            case nil, .null?:
+                throw Refusal(reply: ServerFailures.wrongBody(.backendless, expected: "an object with a message", got: "none"))
+            case let other?: message = JSONWriter.string(other)
+            }
+            var deviceIDs: [String]?
+            if case .array(let items)? = body["pushSinglecast"] {
+                deviceIDs = items.compactMap(\.stringValue)
+            }
+            let channel = exchange.parameters["channel"]
+            let delivered = try app.publish(message: message, channel: channel, deviceIDs: deviceIDs)
+            return Reply(
+                body: [
+                    "messageId": .string("message:\(app.outbox.pushes.count)"), "status": "published",
+                    "delivered": .array(delivered.map(JSON.string)),
+                ]
+            )
+        }
+    }
+}

@@ -1,0 +1,57 @@
+internal import Foundation
+public import HTTPTypes
+public import Understudy
+
+/// One request as a route handler sees it, inside the server's lock: the stage, the request, and the notes the
+/// handler leaves for the journal.
+public struct Exchange {
+    public let stage: Stage
+    public let method: HTTPRequest.Method
+    public let path: String
+    /// The query string without `?`.
+    public let query: String
+    public let headers: HTTPFields
+    public let parameters: RouteParameters
+    public let body: [UInt8]
+    /// The body read as JSON (routes that take JSON): nil for an empty body.
+    public let json: Result<JSON?, JSONError>
+
+    /// For the journal: the flavour and app that answered, and the operation the request ran.
+    public var flavour: String?
+    public var appID: String?
+    public var operation: String?
+
+    /// The first value of header `name`.
+    public func header(_ name: String) -> String? {
+        guard let field = HTTPField.Name(name) else { return nil }
+        return headers[field]
+    }
+
+    /// The first value of query parameter `name`, percent-decoded (`+` read as a space).
+    public func queryItem(_ name: String) -> String? {
+        guard !query.isEmpty else { return nil }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.first.map({ Self.decode($0) }) == name else { continue }
+            return parts.count > 1 ? Self.decode(parts[1]) : ""
+        }
+        return nil
+    }
+
+    private static func decode(_ text: Substring) -> String {
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+
+    /// The body as text (invalid UTF-8 repaired).
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+    /// The `Content-Type` without parameters, lower-cased; nil when absent.
+    public var mediaType: String? {
+        guard let value = headers[.contentType] else { return nil }
+        return value.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    }
+}
+
+/// A route's handler: runs inside the server's lock and answers.
+public typealias RouteHandler = @Sendable (inout Exchange) -> Reply

@@ -1,0 +1,92 @@
+public import Hummingbird
+public import HTTPTypes
+public import Understudy
+
+/// What a route answers, before it becomes a response: status, JSON body, and what the journal and the network
+/// faults need to know.
+public struct Reply: Sendable {
+    public var status: Int
+    /// The JSON body; nil for an empty body.
+    public var body: JSON?
+    /// A body that is not JSON (a confirmation page, for instance).
+    public var text: String?
+    public var contentType = "application/json"
+    public var headers: [(name: String, value: String)] = []
+    /// The error code answered (a Backendless number or a Kii `errorCode`), for the journal.
+    public var code: Value?
+    /// Extra latency from an injected fault, in milliseconds.
+    public var delayMilliseconds = 0
+    /// Close the connection instead of answering (an injected fault).
+    public var dropConnection = false
+
+    public init(status: Int = 200, body: JSON? = nil) {
+        self.status = status
+        self.body = body
+    }
+
+    /// A reply with a plain-text or HTML body.
+    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> Reply {
+        var reply = Reply(status: status)
+        reply.text = text
+        reply.contentType = contentType
+        return reply
+    }
+
+    /// Adds the latency and the dropped connection of the fault that fired, if one did.
+    mutating func apply(_ fault: Fault?) {
+        guard let fault else { return }
+        delayMilliseconds = max(delayMilliseconds, fault.delayMilliseconds)
+        dropConnection = dropConnection || fault.dropConnection
+    }
+
+    /// The response Hummingbird writes.
+    var response: Response {
+        var fields = HTTPFields()
+        if body != nil || text != nil { fields[.contentType] = contentType }
+        for header in headers {
+            if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+        }
+        if dropConnection { fields[ConnectionDropper.marker] = "1" }
+        let bytes: [UInt8]
+        if let body {
+            bytes = JSONWriter.encode(body)
+        } else if let text {
+            bytes = Array(text.utf8)
+        } else {
+            bytes = []
+        }
+        return Response(
+            status: HTTPResponse.Status(code: status), headers: fields,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
+        )
+    }
+}
+
+extension BackendlessError {
+    /// The real service's error reply: `{"code","message","errorData":{}}` with the status of `errors.md`.
+    public var reply: Reply {
+        var reply = Reply(
+            status: httpStatus,
+            body: ["code": .integer(Int64(code)), "message": .string(message), "errorData": .object([])]
+        )
+        reply.code = .int(Int64(code))
+        return reply
+    }
+}
+
+extension KiiError {
+    /// The real service's error reply: `{"errorCode","message"}` plus `field`/`value` where they apply; login
+    /// failures in the OAuth2 shape (`error`, `error_description`) as well.
+    public var reply: Reply {
+        var members: [JSON.Member] = [.init("errorCode", .string(code)), .init("message", .string(message))]
+        if let field { members.append(.init("field", .string(field))) }
+        if let value { members.append(.init("value", .string(value))) }
+        if code == "invalid_grant" {
+            members.append(.init("error", .string(code)))
+            members.append(.init("error_description", .string(message)))
+        }
+        var reply = Reply(status: status, body: .object(members))
+        reply.code = .string(code)
+        return reply
+    }
+}

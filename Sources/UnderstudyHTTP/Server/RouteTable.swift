@@ -1,0 +1,113 @@
+public import HTTPTypes
+internal import Foundation
+
+/// Which part of the server a route belongs to: decides the shape of its errors and what the journal records.
+public enum RouteArea: String, Sendable, CaseIterable {
+    case backendless
+    case kii
+    case control
+}
+
+/// What a route expects in its body.
+public enum BodyKind: Sendable {
+    /// No body is read.
+    case none
+    /// A JSON document (an empty body is allowed and seen as no body).
+    case json
+    /// Text taken as it is (a Lua chunk).
+    case text
+}
+
+/// One route: method, path template (`/{appId}/{apiKey}/users/register`), and what it expects.
+public struct RouteDescription: Sendable, Hashable {
+    public var method: HTTPRequest.Method
+    /// The path template; `{name}` marks a parameter that fills one path segment.
+    public var path: String
+    public var area: RouteArea
+    /// One line for the route listing and the OpenAPI check.
+    public var summary: String
+
+    public static func == (lhs: RouteDescription, rhs: RouteDescription) -> Bool {
+        lhs.method == rhs.method && lhs.path == rhs.path
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method.rawValue)
+        hasher.combine(path)
+    }
+}
+
+/// The values of a matched route's `{name}` segments.
+public struct RouteParameters: Sendable {
+    var names: [Substring] = []
+    var values: [Substring] = []
+
+    /// The value of parameter `name` (percent-decoded), or "" when the route has none by that name.
+    public subscript(name: String) -> String {
+        guard let index = names.firstIndex(where: { $0 == name }) else { return "" }
+        let raw = values[index]
+        return raw.contains("%") ? (String(raw).removingPercentEncoding ?? String(raw)) : String(raw)
+    }
+}
+
+/// Routes matched segment by segment; constant segments win over parameters.
+struct RouteTable<Handler: Sendable>: Sendable {
+    struct Entry: Sendable {
+        var description: RouteDescription
+        var bodyKind: BodyKind
+        var segments: [Segment]
+        var handler: Handler
+    }
+
+    enum Segment: Sendable, Equatable {
+        case constant(String)
+        case parameter(String)
+    }
+
+    private(set) var entries: [Entry] = []
+
+    mutating func add(_ description: RouteDescription, body: BodyKind, _ handler: Handler) {
+        let segments = description.path.split(separator: "/").map { segment -> Segment in
+            if segment.hasPrefix("{"), segment.hasSuffix("}") { return .parameter(String(segment.dropFirst().dropLast())) }
+            return .constant(String(segment))
+        }
+        entries.append(Entry(description: description, bodyKind: body, segments: segments, handler: handler))
+        // Constant segments first, so `/messaging/registrations` wins over `/messaging/{channel}`.
+        entries.sort { lhs, rhs in
+            lhs.segments.lexicographicallyPrecedes(rhs.segments) { left, right in
+                if case .constant = left, case .parameter = right { return true }
+                return false
+            }
+        }
+    }
+
+    enum Match {
+        case found(Entry, RouteParameters)
+        /// The path exists with other methods.
+        case wrongMethod(allowed: [HTTPRequest.Method])
+        case notFound
+    }
+
+    func match(_ method: HTTPRequest.Method, _ path: String) -> Match {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        var allowed: [HTTPRequest.Method] = []
+        for entry in entries where entry.segments.count == segments.count {
+            var parameters = RouteParameters()
+            var matches = true
+            for (segment, actual) in zip(entry.segments, segments) {
+                switch segment {
+                case .constant(let text):
+                    if text != actual { matches = false }
+                case .parameter(let name):
+                    parameters.names.append(Substring(name))
+                    parameters.values.append(actual)
+                }
+                if !matches { break }
+            }
+            guard matches else { continue }
+            if entry.description.method == method { return .found(entry, parameters) }
+            allowed.append(entry.description.method)
+        }
+        return allowed.isEmpty ? .notFound : .wrongMethod(allowed: allowed)
+    }
+}

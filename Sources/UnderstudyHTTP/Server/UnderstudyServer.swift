@@ -1,0 +1,140 @@
+public import Hummingbird
+internal import HummingbirdCore
+internal import Logging
+internal import Synchronization
+public import Understudy
+internal import UnderstudyLua
+
+/// `understudy serve`: the emulated apps at the real services' REST paths, the control API under
+/// `/_understudy/`, and a journal of every request. All state sits behind one lock: requests are answered one
+/// at a time against one consistent world, which is what makes "64 concurrent sign-ups, exactly one wins" hold.
+public final class UnderstudyServer: Sendable {
+    public let options: ServerOptions
+    let stage: Mutex<Stage>
+    let routes: RouteTable<RouteHandler>
+
+    /// Builds the stage (running the setup script, if any). Throws when the script fails.
+    public init(options: ServerOptions) throws(StageError) {
+        self.options = options
+        stage = Mutex(try Stage(options: options))
+        var routes = RouteTable<RouteHandler>()
+        BackendlessRoutes.register(in: &routes)
+        KiiRoutes.register(in: &routes)
+        ControlRoutes.register(in: &routes)
+        self.routes = routes
+    }
+
+    /// Every route the server answers.
+    public var routeDescriptions: [RouteDescription] { routes.entries.map(\.description) }
+
+    /// Runs `body` with the stage, under the lock.
+    public func withStage<T: Sendable>(_ body: (Stage) throws -> T) rethrows -> T {
+        try stage.withLock { stage in try body(stage) }
+    }
+
+    /// The Hummingbird application (for `run`, or for HummingbirdTesting). `onReady` runs once it listens.
+    public func application(onReady: @escaping @Sendable () -> Void = {}) -> some ApplicationProtocol {
+        var logger = Logger(label: "understudy")
+        logger.logLevel = .warning
+        return Application(
+            responder: UnderstudyResponder(server: self),
+            server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionDropper()])),
+            configuration: ApplicationConfiguration(
+                address: .hostname(options.host, port: options.port), serverName: "understudy"
+            ),
+            onServerRunning: { _ in onReady() },
+            logger: logger
+        )
+    }
+
+    /// Serves until SIGINT or SIGTERM, then stops cleanly.
+    public func run(onReady: @escaping @Sendable () -> Void = {}) async throws {
+        try await application(onReady: onReady).runService()
+    }
+
+    /// Answers one request: find the route, read the body, run the handler under the lock, record the journal.
+    func respond(to request: Request) async -> Response {
+        let path = request.uri.path
+        let query = request.uri.query ?? ""
+        switch routes.match(request.method, path) {
+        case .notFound:
+            return record(ServerFailures.noRoute(request.method, path), request, path: path, query: query).response
+        case .wrongMethod(let allowed):
+            return record(ServerFailures.wrongMethod(request.method, path, allowed: allowed), request, path: path, query: query)
+                .response
+        case .found(let entry, let parameters):
+            let area = entry.description.area
+            if area == .control, let token = options.controlToken,
+                request.headers[ControlRoutes.tokenHeader] != token
+            {
+                return ServerFailures.controlTokenRequired().response
+            }
+            var bytes: [UInt8] = []
+            if entry.bodyKind != .none {
+                var request = request
+                do {
+                    let buffer = try await request.collectBody(upTo: options.maxBodyBytes)
+                    bytes = Array(buffer.readableBytesView)
+                } catch {
+                    let reply = ServerFailures.bodyTooLarge(area, limit: options.maxBodyBytes)
+                    return record(reply, request, path: path, query: query).response
+                }
+            }
+            let json: Result<JSON?, JSONError>
+            if entry.bodyKind == .json, bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
+                do throws(JSONError) { json = .success(try JSONParser.parse(bytes)) } catch { json = .failure(error) }
+            } else {
+                json = .success(nil)
+            }
+            let reply = stage.withLock { stage -> Reply in
+                var exchange = Exchange(
+                    stage: stage, method: request.method, path: path, query: query, headers: request.headers,
+                    parameters: parameters, body: bytes, json: json
+                )
+                stage.session.beginRequest()
+                var reply = entry.handler(&exchange)
+                if let failure = stage.session.takePredicateError() { reply = ServerFailures.predicateFailed(area, failure) }
+                if area != .control { Self.record(reply, exchange: exchange, stage: stage) }
+                return reply
+            }
+            if reply.delayMilliseconds > 0 { try? await Task.sleep(for: .milliseconds(reply.delayMilliseconds)) }
+            return reply.response
+        }
+    }
+
+    /// Records a request that never reached a handler.
+    private func record(_ reply: Reply, _ request: Request, path: String, query: String) -> Reply {
+        guard !path.hasPrefix("/" + ControlRoutes.prefix) else { return reply }
+        stage.withLock { stage in
+            let exchange = Exchange(
+                stage: stage, method: request.method, path: path, query: query, headers: request.headers,
+                parameters: RouteParameters(), body: [], json: .success(nil)
+            )
+            Self.record(reply, exchange: exchange, stage: stage)
+        }
+        return reply
+    }
+
+    private static func record(_ reply: Reply, exchange: Exchange, stage: Stage) {
+        let app = exchange.appID.flatMap { stage.app(id: $0) }
+        var json: Value?
+        if case .success(let parsed?) = exchange.json { json = parsed.value }
+        stage.session.record(
+            JournalEntry(
+                method: exchange.method.rawValue, path: exchange.path, query: exchange.query, flavour: exchange.flavour,
+                appID: exchange.appID, operation: exchange.operation, body: exchange.bodyText, json: json,
+                status: reply.status, code: reply.code, time: app?.clock.now ?? 0
+            )
+        )
+    }
+}
+
+/// Hands every request to the server.
+struct UnderstudyResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let server: UnderstudyServer
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        await server.respond(to: request)
+    }
+}

@@ -1,0 +1,187 @@
+internal import CLua
+internal import CLuaShim
+public import Understudy
+
+/// A long-lived Lua state whose backends outlive any one script: what `understudy serve` runs its setup script,
+/// its control-API chunks and request predicates in. Backends created by any chunk (`understudy.backendless{...}`)
+/// stay, and are what the server serves. Not thread-safe: one caller at a time (the server holds a lock).
+public final class LiveSession {
+    public let seed: UInt64
+    public let limits: ScenarioLimits
+    private let state: LuaState
+
+    /// A fresh session with no backends.
+    public init(seed: UInt64, limits: ScenarioLimits = ScenarioLimits()) throws(LiveSessionError) {
+        self.seed = seed
+        self.limits = limits
+        do {
+            state = try LuaState(limits: limits, randomSeed: Int64(bitPattern: seed))
+        } catch {
+            throw LiveSessionError(message: error.message)
+        }
+        state.host.live = LiveContext(budget: limits.maxInstructions)
+        state.host.beginScenario(seed: seed)
+        us_reset_budget(state.L, limits.maxInstructions)
+    }
+
+    /// Every backend the session has, in the order they were created.
+    public var apps: [any EmulatedApp] { state.host.apps }
+
+    /// Adds a backend made in Swift (the server's default apps), reachable from Lua with `understudy.app(id)`.
+    public func adopt(_ app: any EmulatedApp) {
+        _ = state.host.adopt(app)
+    }
+
+    /// A seed for a backend made in Swift, drawn like the seeds of backends made from Lua.
+    public func nextAppSeed() -> UInt64 {
+        state.host.nextAppSeed()
+    }
+
+    /// The requests the server answered, readable from Lua as `understudy.journal`.
+    public var journal: RequestJournal {
+        get { state.host.live?.journal ?? RequestJournal() }
+        set { state.host.live?.journal = newValue }
+    }
+
+    /// Records one answered request.
+    public func record(_ entry: JournalEntry) {
+        state.host.live?.journal.record(entry)
+    }
+
+    /// Call before a served request reaches a backend: its fault predicates then run outside any Lua call.
+    public func beginRequest() {
+        state.host.currentL = nil
+        state.host.pendingError = nil
+    }
+
+    /// The error of a fault predicate that failed during the last request, if one did.
+    public func takePredicateError() -> String? {
+        defer { state.host.pendingError = nil }
+        return state.host.pendingError
+    }
+
+    /// Runs a setup script (a file of plain Lua: create backends, seed users, set settings and faults).
+    public func runSetup(_ file: ScenarioFile) throws(LoadError) {
+        switch evaluate(file.contents, chunkName: "@" + file.path) {
+        case .success: return
+        case .failure(let failure):
+            throw LoadError(file: file.path, message: failure.message, traceback: failure.traceback)
+        }
+    }
+
+    /// Runs a chunk of Lua text against the live backends and returns its results (tables as lists and objects;
+    /// functions shown as `"<function>"`).
+    public func evaluate(_ source: String, chunkName: String = "=control") -> Result<LiveResult, LiveFailure> {
+        evaluate(Array(source.utf8), chunkName: chunkName)
+    }
+
+    func evaluate(_ bytes: [UInt8], chunkName: String) -> Result<LiveResult, LiveFailure> {
+        let L = state.L
+        let base = lua_gettop(L)
+        us_reset_budget(L, limits.maxInstructions)
+        state.host.currentL = nil
+        defer {
+            lua_settop(L, base)
+            if state.isSpent { us_recover(L) }
+        }
+        do {
+            try state.load(text: bytes, chunkName: chunkName)
+        } catch {
+            return .failure(LiveFailure(message: error.message, location: nil, traceback: nil, output: state.takeOutput()))
+        }
+        let status = us_run_live_chunk(L)
+        if status != LUA_OK {
+            let failure = state.failure(status: status)
+            return .failure(
+                LiveFailure(
+                    message: failure.skipReason.map { "skipped: \($0)" } ?? failure.message, location: failure.location,
+                    traceback: failure.traceback.map(ScenarioSession.tidy), output: state.takeOutput()
+                )
+            )
+        }
+        let values = state.withRelaxedLimit { () -> [Value] in
+            var values: [Value] = []
+            let top = lua_gettop(L)
+            if top > base {
+                for index in (base + 1)...top {
+                    if case .success(let value) = LuaValues.value(L, at: index, lenient: true) { values.append(value) }
+                }
+            }
+            return values
+        }
+        return .success(LiveResult(values: values, output: state.takeOutput()))
+    }
+
+    /// Runs the scenarios a file declares, one after another, against the live backends (not fresh ones):
+    /// what a QA engineer uses to check a running server, its journal and outbox, from a scenario file.
+    public func runScenarios(_ file: ScenarioFile) -> Result<[ScenarioOutcome], LoadError> {
+        let L = state.L
+        let base = lua_gettop(L)
+        defer { lua_settop(L, base) }
+        us_reset_budget(L, limits.maxInstructions)
+        us_clear_scenarios(L)
+        let chunkName = "@" + file.path
+        us_set_scenario_chunk(L, chunkName)
+        do {
+            try state.load(text: file.contents, chunkName: chunkName)
+        } catch {
+            return .failure(LoadError(file: file.path, message: error.message))
+        }
+        let status = us_run_chunk(L)
+        if status != LUA_OK {
+            let failure = state.failure(status: status)
+            if state.isSpent { us_recover(L) }
+            return .failure(LoadError(file: file.path, message: failure.message, traceback: failure.traceback))
+        }
+        var outcomes: [ScenarioOutcome] = []
+        for declaration in ScenarioSession.readDeclarations(L) {
+            let start = MonotonicClock.now()
+            us_reset_budget(L, limits.maxInstructions)
+            state.host.currentL = nil
+            var outcome = ScenarioOutcome(
+                file: file.path, declaration: declaration, status: .passed, message: nil, location: nil, traceback: nil,
+                output: "", duration: 0
+            )
+            let status = us_run_scenario(L, Int32(declaration.index), lua_Integer(Int64(bitPattern: seed)))
+            if status != LUA_OK {
+                let failure = state.failure(status: status)
+                if let reason = failure.skipReason {
+                    outcome.status = .skipped
+                    outcome.message = reason
+                } else {
+                    outcome.status = .failed
+                    outcome.message = failure.message
+                    outcome.location = failure.location
+                    outcome.traceback = failure.traceback.map(ScenarioSession.tidy)
+                }
+                if state.isSpent { us_recover(L) }
+            }
+            outcome.output = state.takeOutput()
+            outcome.duration = MonotonicClock.seconds(since: start)
+            outcomes.append(outcome)
+        }
+        us_clear_scenarios(L)
+        us_restore_file_globals(L)
+        return .success(outcomes)
+    }
+}
+
+/// What a chunk returned, and what it printed.
+public struct LiveResult: Sendable {
+    public var values: [Value]
+    public var output: String
+}
+
+/// Why a chunk failed: the message, the chunk's line, a traceback, and what it printed before.
+public struct LiveFailure: Error, Sendable {
+    public var message: String
+    public var location: String?
+    public var traceback: String?
+    public var output: String
+}
+
+/// A live session could not be made.
+public struct LiveSessionError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
