@@ -93,6 +93,7 @@ struct LuaCall {
     func properties(_ index: Int32) throws(LuaMisuse) -> [Property] {
         let index = lua_absindex(L, index)
         var properties: [Property] = []
+        properties.reserveCapacity(entryCount(index))  // one allocation of the right size: a user keeps it
         lua_pushnil(L)
         while lua_next(L, index) != 0 {
             guard lua_type(L, -2) == LUA_TSTRING, let name = LuaValues.string(L, at: -2) else {
@@ -116,6 +117,17 @@ struct LuaCall {
         }
         properties.sort { $0.name < $1.name }
         return properties
+    }
+
+    /// How many entries the table at absolute `index` has (its `pairs`).
+    func entryCount(_ index: Int32) -> Int {
+        var count = 0
+        lua_pushnil(L)
+        while lua_next(L, index) != 0 {
+            count += 1
+            us_pop(L, 1)
+        }
+        return count
     }
 
     /// Field `key` of the table at `index` (raw), as a string; nil when absent.

@@ -28,10 +28,30 @@ enum LuaValues {
         }
     }
 
+    /// Pushes UTF-8 bytes as a string.
+    static func push(_ L: OpaquePointer, utf8: UnsafeBufferPointer<UInt8>) {
+        utf8.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
+    }
+
+    /// Pushes a literal. Lua's API caches strings by the address of the C string they were made from, so a
+    /// literal (NUL-terminated at a fixed address) is found there again without hashing and interning it anew.
     static func push(_ L: OpaquePointer, _ text: StaticString) {
+        if let literal = cString(text) {
+            _ = lua_pushstring(L, literal)
+            return
+        }
         text.withUTF8Buffer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
         }
+    }
+
+    /// The literal as a C string Lua can read as it is: nil for a single-scalar literal (no storage of its own)
+    /// and for one with a NUL inside (a C string would end there).
+    private static func cString(_ text: StaticString) -> UnsafePointer<CChar>? {
+        guard text.hasPointerRepresentation else { return nil }
+        let bytes = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        guard !bytes.contains(0) else { return nil }
+        return UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
     }
 
     /// Pushes a number, as an integer when it is whole.
@@ -45,6 +65,12 @@ enum LuaValues {
 
     /// `table[key] = value on top`, popping the value. `table` must be an absolute index.
     static func setField(_ L: OpaquePointer, _ table: Int32, _ key: StaticString) {
+        if let literal = cString(key) {
+            _ = lua_pushstring(L, literal)
+            us_insert(L, -2)
+            lua_rawset(L, table)
+            return
+        }
         key.withUTF8Buffer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { us_rawsetfield(L, table, $0.baseAddress, $0.count) }
         }

@@ -1,10 +1,11 @@
 import ArgumentParser
+import Dispatch
 import Understudy
 import UnderstudyHTTP
 import UnderstudyLua
 
 /// `understudy serve`: the emulated backends over HTTP, steered through the control API.
-struct ServeCommand: AsyncParsableCommand {
+struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the emulated Backendless and Kii apps over HTTP at the real services' REST paths.",
@@ -51,7 +52,25 @@ struct ServeCommand: AsyncParsableCommand {
         if maxMemory < 1 { throw ValidationError("--max-memory must be at least 1 (MiB)") }
     }
 
-    func run() async throws {
+    /// Serves on the event loops themselves: Swift concurrency runs on NIO's threads, so a request never hops
+    /// between thread pools (this must happen before any concurrency code runs, hence a synchronous command).
+    func run() throws {
+        UnderstudyServer.runConcurrencyOnEventLoops()
+        let finished = DispatchSemaphore(value: 0)
+        let command = self
+        Task {
+            do {
+                try await command.serve()
+            } catch {
+                FileOutput.standardError.write("understudy serve: \(error)\n")
+                FileOutput.exit(1)
+            }
+            finished.signal()
+        }
+        finished.wait()
+    }
+
+    func serve() async throws {
         var setup: ScenarioFile?
         if let script {
             guard let file = try? ScenarioDiscovery.files(at: [script]).first else {

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The `understudy` command.
 @main
-struct UnderstudyCommand: AsyncParsableCommand {
+struct UnderstudyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "understudy",
         abstract: "A scriptable, in-memory stand-in for Backendless and Kii Cloud user, verification and push backends.",
@@ -11,14 +11,10 @@ struct UnderstudyCommand: AsyncParsableCommand {
     )
 
     /// Usage errors exit with 2 (argument-parser's default is 64).
-    static func main() async {
+    static func main() {
         do {
             var command = try parseAsRoot()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
+            try command.run()
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {

@@ -10,9 +10,9 @@ extension BackendlessApp {
     /// Registers a user (or converts a guest, when `objectId` names one). Checks run in the order of the
     /// error catalogue; the first that applies wins. Does not log in.
     /// - Parameter request: the properties as sent, in order; nil when the request had none at all.
-    public func register(_ request: [Property]?) throws(BackendlessError) -> BackendlessUser {
+    public func register(_ request: consuming [Property]?) throws(BackendlessError) -> BackendlessUser {
         try checkFaults("users.register", request.map(Value.init(properties:)) ?? .null)
-        let registration = try validate(request)
+        let registration = try validate(consume request)
         if let existing = identityIndex[registration.identityKey], existing !== registration.guest {
             throw .userAlreadyExists
         }
@@ -44,16 +44,17 @@ extension BackendlessApp {
 
     /// A request that passed every check but uniqueness.
     struct ValidRegistration {
-        var identityKey: String
+        var identityKey: IndexKey
         var password: String
         /// What is stored: the request without the password and system properties.
         var properties: [Property]
         var guest: StoredUser?
     }
 
-    /// Runs the registration checks in the catalogue's order (all but the duplicate identity, 3033).
-    func validate(_ request: [Property]?) throws(BackendlessError) -> ValidRegistration {
-        guard let request, !request.isEmpty else { throw .missingParameters }
+    /// Runs the registration checks in the catalogue's order (all but the duplicate identity, 3033). Takes the
+    /// request so that, when the caller hands over its only copy, the stored properties reuse its storage.
+    func validate(_ request: consuming [Property]?) throws(BackendlessError) -> ValidRegistration {
+        guard let request = consume request, !request.isEmpty else { throw .missingParameters }
         guard settings.registration else { throw .registrationDisabled }
 
         // 3039: objectId / id, unless it names a guest to convert.
@@ -66,12 +67,7 @@ extension BackendlessApp {
         }
 
         // 3043: the same property twice (also differing only in case).
-        if request.count > 1 {
-            var seen = Set<String>(minimumCapacity: request.count)
-            for property in request where !seen.insert(property.name.lowercasedIfNeeded()).inserted {
-                throw .duplicateProperties
-            }
-        }
+        if Self.hasDuplicateNames(request) { throw .duplicateProperties }
 
         guard case .string(let password)? = request[named: "password"], !password.isEmpty else {
             throw .passwordRequired
@@ -108,18 +104,40 @@ extension BackendlessApp {
             }
         }
 
+        let rules = settings.properties
         for property in request {
             guard case .string(let text) = property.value else { continue }
-            let limit = settings.properties[property.name]?.maxLength ?? BackendlessSettings.defaultMaxLength
+            let limit = rules.isEmpty ? BackendlessSettings.defaultMaxLength : rules[property.name]?.maxLength ?? BackendlessSettings.defaultMaxLength
             if text.utf8.count > limit, text.unicodeScalars.count > limit { throw .valueTooLong(property.name, limit: limit) }
         }
 
-        var stored: [Property] = []
-        stored.reserveCapacity(request.count)
-        for property in request where property.name != "password" && !Self.systemProperties.contains(property.name) {
-            stored.append(property)
+        return ValidRegistration(identityKey: identityKey, password: password, properties: Self.storable(request), guest: guest)
+    }
+
+    /// True when two properties share a name, also when the names differ only in case (3043). Requests of up to
+    /// 16 properties (all real ones) are compared pair by pair, which allocates nothing; larger ones go through
+    /// a set of lower-cased names.
+    static func hasDuplicateNames(_ request: [Property]) -> Bool {
+        if request.count <= 16 {
+            for first in request.indices {
+                for second in request.indices[(first + 1)...]
+                where request[first].name.equalsIgnoringCase(request[second].name) {
+                    return true
+                }
+            }
+            return false
         }
-        return ValidRegistration(identityKey: identityKey, password: password, properties: stored, guest: guest)
+        var seen = Set<String>(minimumCapacity: request.count)
+        for property in request where !seen.insert(property.name.lowercasedIfNeeded()).inserted { return true }
+        return false
+    }
+
+    /// What a user stores of a request: every property but the password and the system properties, in order.
+    /// Filters in place when the request's storage is not shared.
+    static func storable(_ request: consuming [Property]) -> [Property] {
+        var stored = request
+        stored.removeAll { $0.name == "password" || systemProperties.contains($0.name) }
+        return stored
     }
 
     /// Adds `count` users made from a template far faster than registering them one by one: every `%d` in a
@@ -135,38 +153,56 @@ extension BackendlessApp {
         _ = try validate(expander.properties(for: start + count - 1))
         let first = try validate(expander.properties(for: start))
         let sharedHash = expander.passwordVaries ? nil : PasswordHash(password: first.password, generator: &random)
+        let seeded = SeededUsers(template: template, identity: settings.identity)
         let created = clock.milliseconds
         users.reserveCapacity(users.count + count)
         identityIndex.reserveCapacity(identityIndex.count + count)
         for number in start..<(start + count) {
-            let request = expander.properties(for: number)
-            let registration = number == start ? first : try validate(request, fast: true)
-            guard identityIndex[registration.identityKey] == nil else {
-                throw BackendlessError(code: 3033, message: "Unable to register user. User already exists. (seeded user \(number): \(registration.identityKey))")
+            let properties = number == start ? first.properties : seeded.stored.properties(for: number)
+            guard let identityValue = seeded.identityValue(in: properties, for: number), let identityKey = identityKey(identityValue) else {
+                throw .missingIdentity(seeded.identity)
             }
-            let hash = sharedHash ?? PasswordHash(password: registration.password, generator: &random)
-            let user = StoredUser(objectID: random.nextIdentifier(), properties: registration.properties, password: hash, status: status, created: created)
+            guard identityIndex[identityKey] == nil else {
+                throw BackendlessError(code: 3033, message: "Unable to register user. User already exists. (seeded user \(number): \(identityKey))")
+            }
+            let hash = sharedHash ?? PasswordHash(password: seeded.password(for: number), generator: &random)
+            let user = StoredUser(objectID: random.nextIdentifier(), properties: properties, password: hash, status: status, created: created)
             users[user.objectID] = user
-            identityIndex[registration.identityKey] = user
+            identityIndex[identityKey] = user
         }
         return count
     }
 
-    /// The checks a seeded user still needs once its template passed the full ones: its identity value.
-    private func validate(_ request: [Property], fast: Bool) throws(BackendlessError) -> ValidRegistration {
-        let identity = settings.identity
-        guard let value = request[named: identity], let key = identityKey(value) else { throw .missingIdentity(identity) }
-        var password = ""
-        var stored: [Property] = []
-        stored.reserveCapacity(request.count)
-        for property in request {
-            if property.name == "password" {
-                password = property.value.stringValue ?? ""
-            } else if !Self.systemProperties.contains(property.name) {
-                stored.append(property)
+    /// A seeding template split for the per-user loop, whose users already passed the checks in their first and
+    /// last members: the stored properties are expanded straight into the array a user keeps.
+    private struct SeededUsers {
+        /// The template without the password and the system properties: what each user stores.
+        let stored: TemplateExpander
+        /// The whole template, for the password and an identity that is not stored.
+        let full: TemplateExpander
+        let identity: String
+        /// Where the identity property sits among the stored ones, when it is stored.
+        let identityPosition: Int?
+
+        init(template: [Property], identity: String) {
+            let storable = BackendlessApp.storable(template)
+            stored = TemplateExpander(storable)
+            full = TemplateExpander(template)
+            self.identity = identity
+            identityPosition = template.first { $0.name == identity }.flatMap { property in
+                storable.firstIndex { $0.name == property.name }
             }
         }
-        return ValidRegistration(identityKey: key, password: password, properties: stored, guest: nil)
+
+        /// The identity value of user `number`, whose stored properties are `properties`.
+        func identityValue(in properties: [Property], for number: Int) -> Value? {
+            if let identityPosition { return properties[identityPosition].value }
+            return full.value(named: identity, for: number)
+        }
+
+        func password(for number: Int) -> String {
+            full.value(named: "password", for: number)?.stringValue ?? ""
+        }
     }
 
     private func sendConfirmation(to address: String, for user: StoredUser) {
@@ -307,11 +343,15 @@ extension BackendlessApp {
 extension String {
     /// A plain `local@domain.tld` check: one `@`, no spaces or control characters, a dotted domain.
     var isEmailAddress: Bool {
+        withUTF8Bytes(Self.isEmailAddress)
+    }
+
+    private static func isEmailAddress(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var atIndex = -1
         var index = 0
         var lastDot = -1
         var previous: UInt8 = 0
-        for byte in utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "@"):
                 if atIndex >= 0 { return false }

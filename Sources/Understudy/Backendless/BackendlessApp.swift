@@ -21,7 +21,7 @@ public final class BackendlessApp: EmulatedApp {
     var random: SeededGenerator
     var users: [Identifier128: StoredUser] = [:]
     /// Users by identity value (lower-cased for `email`).
-    var identityIndex: [String: StoredUser] = [:]
+    var identityIndex: [IndexKey: StoredUser] = [:]
     var sessions: [Identifier128: StoredUser] = [:]
     var confirmationTokens: [String: Identifier128] = [:]
     var guestCount = 0
@@ -56,7 +56,7 @@ public final class BackendlessApp: EmulatedApp {
         if let fault = faults.trigger(operation, arguments: arguments()), fault.code != nil { throw failure(for: fault) }
     }
 
-    func identityKey(_ value: Value) -> String? {
+    func identityKey(_ value: Value) -> IndexKey? {
         let text: String
         switch value {
         case .string(let string): text = string
@@ -66,7 +66,7 @@ public final class BackendlessApp: EmulatedApp {
         default: return nil
         }
         if text.isEmpty { return nil }
-        return settings.identity == "email" ? text.lowercasedIfNeeded() : text
+        return IndexKey(settings.identity == "email" ? text.lowercasedIfNeeded() : text)
     }
 
     func rebuildIdentityIndex() {
@@ -83,7 +83,6 @@ public final class BackendlessApp: EmulatedApp {
 extension String {
     /// Lower-cases only when needed, so already lower-case strings share their storage.
     func lowercasedIfNeeded() -> String {
-        for byte in utf8 where (byte >= 65 && byte <= 90) || byte >= 128 { return lowercased() }
-        return self
+        isLowercaseASCII ? self : lowercased()
     }
 }

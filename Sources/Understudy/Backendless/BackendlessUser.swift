@@ -8,7 +8,8 @@ public enum UserStatus: String, Sendable, Hashable {
 
 /// A user as Backendless returns it: every stored property except the password, plus the system fields.
 public struct BackendlessUser: Sendable, Hashable {
-    public var objectID: String
+    /// The objectId as its 128 bits (`objectID` is its text).
+    public var identifier: Identifier128
     /// The stored properties, in registration order (never the password).
     public var properties: [Property]
     public var status: UserStatus
@@ -16,6 +17,10 @@ public struct BackendlessUser: Sendable, Hashable {
     public var created: Int64
     public var updated: Int64?
     public var lastLogin: Int64?
+
+    /// The objectId, `6EAFFE12-B424-8C51-FFB0-FE99548CAA00`. Spelled out on each use: presenting a user from Lua
+    /// pushes `identifier`'s text without making a string.
+    public var objectID: String { identifier.formatted() }
 }
 
 /// A logged-in session.
@@ -47,8 +52,8 @@ final class StoredUser {
 
     var snapshot: BackendlessUser {
         BackendlessUser(
-            objectID: objectID.formatted(), properties: properties, status: status, created: created,
-            updated: updated, lastLogin: lastLogin
+            identifier: objectID, properties: properties, status: status, created: created, updated: updated,
+            lastLogin: lastLogin
         )
     }
 }

@@ -2,8 +2,15 @@ internal import Crypto
 
 /// A salted SHA-256 of a password. The password itself is never stored.
 public struct PasswordHash: Sendable, Hashable {
+    /// The 32 digest bytes as two 128-bit halves: plain words keep the hash (and every user holding one) 8-byte
+    /// aligned, so users are allocated with plain `malloc` rather than an aligned allocation.
+    private struct Digest: Sendable, Hashable {
+        var first: Identifier128
+        var second: Identifier128
+    }
+
     private let salt: Identifier128
-    private let digest: SIMD4<UInt64>
+    private let digest: Digest
 
     /// Hashes `password` with a fresh salt drawn from `generator`.
     public init(password: String, generator: inout SeededGenerator) {
@@ -16,12 +23,30 @@ public struct PasswordHash: Sendable, Hashable {
         Self.hash(password, salt: salt) == digest
     }
 
-    private static func hash(_ password: String, salt: Identifier128) -> SIMD4<UInt64> {
-        var hasher = SHA256()
-        withUnsafeBytes(of: salt.high) { hasher.update(bufferPointer: $0) }
-        withUnsafeBytes(of: salt.low) { hasher.update(bufferPointer: $0) }
+    /// SHA-256 of the salt's bytes followed by the password's UTF-8, fed to the hasher in one piece (each
+    /// `update` of swift-crypto has a cost of its own, several times that of hashing a short password).
+    private static func hash(_ password: String, salt: Identifier128) -> Digest {
         var password = password
-        password.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
-        return hasher.finalize().withUnsafeBytes { $0.loadUnaligned(as: SIMD4<UInt64>.self) }
+        return password.withUTF8 { utf8 in
+            withUnsafeTemporaryAllocation(byteCount: 16 + utf8.count, alignment: 8) { message in
+                message.storeBytes(of: salt.high, toByteOffset: 0, as: UInt64.self)
+                message.storeBytes(of: salt.low, toByteOffset: 8, as: UInt64.self)
+                UnsafeMutableRawBufferPointer(rebasing: message[16...]).copyMemory(from: UnsafeRawBufferPointer(utf8))
+                var hasher = SHA256()
+                hasher.update(bufferPointer: UnsafeRawBufferPointer(message))
+                return hasher.finalize().withUnsafeBytes { bytes in
+                    Digest(
+                        first: Identifier128(
+                            high: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+                            low: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                        ),
+                        second: Identifier128(
+                            high: bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self),
+                            low: bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                        )
+                    )
+                }
+            }
+        }
     }
 }

@@ -47,22 +47,28 @@ public struct Identifier128: Sendable, Hashable {
 
     /// `6EAFFE12-B424-8C51-FFB0-FE99548CAA00` (upper case, as Backendless) or lower case (as Kii).
     public func formatted(uppercase: Bool = true) -> String {
-        let digits: StaticString = uppercase ? "0123456789ABCDEF" : "0123456789abcdef"
-        return String(unsafeUninitializedCapacity: 36) { buffer in
+        withFormattedUTF8(uppercase: uppercase) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the 36 bytes of `formatted(uppercase:)`, written on the stack: for handing the text on
+    /// (to Lua, say) without making a string first. Inlinable, so that callers in other modules get it
+    /// specialized rather than through generic metadata.
+    @inlinable
+    public func withFormattedUTF8<Result>(uppercase: Bool = true, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let letters = (uppercase ? UInt8(ascii: "A") : UInt8(ascii: "a")) - 10
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { buffer in
             var position = 0
-            digits.withUTF8Buffer { table in
-                for nibble in 0..<32 {
-                    if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
-                        buffer[position] = UInt8(ascii: "-")
-                        position += 1
-                    }
-                    let word = nibble < 16 ? high : low
-                    let shift = UInt64(60 - (nibble % 16) * 4)
-                    buffer[position] = table[Int((word >> shift) & 0xF)]
+            for nibble in 0..<32 {
+                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
+                    buffer[position] = UInt8(ascii: "-")
                     position += 1
                 }
+                let word = nibble < 16 ? high : low
+                let digit = UInt8(truncatingIfNeeded: word &>> UInt64(60 - (nibble % 16) * 4)) & 0xF
+                buffer[position] = digit < 10 ? UInt8(ascii: "0") + digit : letters + digit
+                position += 1
             }
-            return 36
+            return body(UnsafeBufferPointer(buffer))
         }
     }
 

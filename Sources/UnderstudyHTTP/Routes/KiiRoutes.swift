@@ -1,7 +1,505 @@
+internal import Foundation
 internal import HTTPTypes
 internal import Understudy
 
-/// The Kii Cloud REST API under `/api/apps/{appID}/` (and `/api/oauth2/token`).
+/// The Kii Cloud REST API under `/api/apps/{appID}/` (and the legacy `/api/oauth2/token`): sign-up, login, the
+/// user record, email / SMS verification, resending it, and changing the email address or phone number. Errors
+/// are `{"errorCode","message","field"?,"value"?}` with the status of `errors.md`; login failures in the OAuth2
+/// shape as well.
+///
+/// Credentials, as the real service takes them:
+/// - app credentials: `Authorization: Basic base64(appID:appKey)` (only the app id is checked: Kii's docs say
+///   "the password part can be any value"), or the legacy headers `X-Kii-AppID` + `X-Kii-AppKey` (both must
+///   match; when sent next to a `Bearer` token they are checked too);
+/// - a user: `Authorization: Bearer <access token>` issued by this app.
+///
+/// Missing or wrong credentials or token are 401 `UNAUTHORIZED`. A token acting on another user's id is also 401
+/// `UNAUTHORIZED` (the emulator's choice: Kii documents 401 for "a token that lacks permission"); reading another
+/// user's record with `GET …/users/{userID}` is allowed but shows only `userID` and `loginName`, as for a real app
+/// whose `exposeFullUserDataToOthers` is off. An unknown app id is 404 `APP_NOT_FOUND`.
+///
+/// `{user}` in a path is `me` (the token's owner), a userID, or `EMAIL:…`, `PHONE:…`, `LOGIN_NAME:…` (an address
+/// counts only once verified, as for login).
 enum KiiRoutes {
-    static func register(in table: inout RouteTable<RouteHandler>) {}
+    static let prefix = "/api/apps/{appID}"
+    static let legacyTokenPath = "/api/oauth2/token"
+
+    static func register(in table: inout RouteTable<RouteHandler>) {
+        func add(_ method: HTTPRequest.Method, _ path: String, _ body: BodyKind, _ summary: String, _ handler: @escaping RouteHandler) {
+            let full = path == legacyTokenPath ? path : prefix + path
+            table.add(RouteDescription(method: method, path: full, area: .kii, summary: summary), body: body, handler)
+        }
+        add(.post, "/users", .json, "Sign up a user (app credentials); 201 with the user record, no token", signUp)
+        add(.post, "/oauth2/token", .json, "Log in (Basic app credentials): username and password for an access token", appLogin)
+        add(.post, legacyTokenPath, .json, "Log in (headers X-Kii-AppID and X-Kii-AppKey) for an access token", legacyLogin)
+        add(.get, "/users/me", .none, "The record of the access token's user", me)
+        add(.get, "/users/{user}", .none, "A user's record (the full record for its owner's token)", getUser)
+        add(.post, "/users/{user}/email-address/verify", .json, "Verify the email address with its code", verifyEmail)
+        add(.get, "/users/{user}/email-address/verify", .none, "The link of the verification email (?code=…)", verifyEmailLink)
+        add(.post, "/users/{user}/phone-number/verify", .json, "Verify the phone number with the SMS code", verifyPhone)
+        add(.post, "/users/{user}/email-address/resend-verification", .none, "Send the verification email again", resendEmail)
+        add(.post, "/users/{user}/phone-number/resend-verification", .none, "Text a new verification code", resendPhone)
+        add(.put, "/users/{user}/email-address", .json, "Change the email address (pending until verified)", changeEmail)
+        add(.put, "/users/{user}/phone-number", .json, "Change the phone number (pending until verified)", changePhone)
+    }
+
+    // MARK: Plumbing
+
+    /// A reply that is not a `KiiError` (a body of the wrong shape, say), thrown from a handler.
+    struct Refusal: Error {
+        var reply: Reply
+    }
+
+    /// Who sent a request: the app (app credentials) or one of its users (an access token).
+    enum Caller {
+        case app
+        case user(KiiUser)
+
+        var user: KiiUser? {
+            if case .user(let user) = self { return user }
+            return nil
+        }
+    }
+
+    /// Finds the app (404 `APP_NOT_FOUND`; 401 when the legacy endpoint names none), runs `body`, and turns errors
+    /// and fired faults into the reply. `appID` defaults to the path's.
+    static func serve(
+        _ exchange: inout Exchange, _ operation: String, appID: String?? = .none,
+        _ body: (KiiApp, inout Exchange) throws -> Reply
+    ) -> Reply {
+        exchange.flavour = "kii"
+        exchange.operation = operation
+        let id: String? = appID ?? exchange.parameters["appID"]
+        exchange.appID = id
+        guard let id else {
+            return KiiError.unauthorized("The request names no application: send X-Kii-AppID and X-Kii-AppKey").reply
+        }
+        guard let app = exchange.stage.kii[id] else {
+            var reply = KiiError(status: 404, code: "APP_NOT_FOUND", message: "The application \(id) was not found").reply
+            reply.body = reply.body.map { appending($0, "appID", .string(id)) }
+            return reply
+        }
+        app.faults.lastFired = nil
+        var reply: Reply
+        do {
+            reply = try body(app, &exchange)
+        } catch let error as KiiError {
+            reply = error.reply
+        } catch let refusal as Refusal {
+            reply = refusal.reply
+        } catch {
+            reply = ServerFailures.reply(.kii, status: 500, backendlessCode: 8001, kiiCode: "UNDEFINED_ERROR", message: "\(error)")
+        }
+        reply.apply(app.faults.lastFired)
+        return reply
+    }
+
+    static func appending(_ object: JSON, _ key: String, _ value: JSON) -> JSON {
+        guard case .object(var members) = object else { return object }
+        members.append(.init(key, value))
+        return .object(members)
+    }
+
+    /// The credentials of the request, checked against `app`: nil when there are none; 401 when they are wrong.
+    static func caller(_ app: KiiApp, _ exchange: Exchange) throws(KiiError) -> Caller? {
+        let headerID = exchange.header("X-Kii-AppID")
+        let headerKey = exchange.header("X-Kii-AppKey")
+        var appHeaders = false
+        if headerID != nil || headerKey != nil {
+            guard headerID == app.settings.appID, headerKey == app.settings.appKey else {
+                throw .unauthorized("X-Kii-AppID and X-Kii-AppKey must both name this application")
+            }
+            appHeaders = true
+        }
+        guard let authorization = exchange.header("Authorization")?.trimmingCharacters(in: .whitespaces),
+            !authorization.isEmpty
+        else { return appHeaders ? .app : nil }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        let credentials = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+        switch parts[0].lowercased() {
+        case "bearer":
+            return .user(try app.user(forToken: credentials))
+        case "basic":
+            // Only the app id counts: Kii's docs say the key part "can be any value".
+            guard let data = Data(base64Encoded: credentials), let text = String(data: data, encoding: .utf8),
+                text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+                    == app.settings.appID
+            else { throw .unauthorized("The Basic credentials do not name this application (base64 of appID:appKey)") }
+            return .app
+        default:
+            throw .unauthorized("Authorization must be Basic (app credentials) or Bearer (an access token)")
+        }
+    }
+
+    /// App credentials or an access token, else 401.
+    static func anyCaller(_ app: KiiApp, _ exchange: Exchange) throws(KiiError) -> Caller {
+        guard let caller = try caller(app, exchange) else {
+            throw .unauthorized("The request needs app credentials (Basic or X-Kii-AppID/X-Kii-AppKey) or an access token")
+        }
+        return caller
+    }
+
+    /// The user named by `{user}`: `me`, a userID, or `EMAIL:…`/`PHONE:…`/`LOGIN_NAME:…`.
+    static func target(_ app: KiiApp, _ exchange: Exchange, _ caller: Caller?) throws(KiiError) -> KiiUser {
+        let name = exchange.parameters["user"]
+        if name == "me" {
+            guard let user = caller?.user else {
+                throw .unauthorized("users/me needs an access token (Authorization: Bearer)")
+            }
+            return app.user(userID: user.userID) ?? user
+        }
+        if let colon = name.firstIndex(of: ":") {
+            let type = String(name[..<colon])
+            let field: String
+            switch type {
+            case "EMAIL": field = "emailAddress"
+            case "PHONE": field = "phoneNumber"
+            case "LOGIN_NAME": field = "loginName"
+            default:
+                throw KiiError(
+                    status: 400, code: "ACCOUNT_TYPE_NOT_SUPPORTED",
+                    message: "The account type \(type) is not supported; use EMAIL, PHONE or LOGIN_NAME"
+                )
+            }
+            guard let user = app.find(identifier: name) else {
+                let value = String(name[name.index(after: colon)...])
+                throw KiiError(
+                    status: 404, code: "USER_NOT_FOUND", message: "User with \(field) \(value) was not found",
+                    field: field, value: value
+                )
+            }
+            return user
+        }
+        guard let user = app.user(userID: name) else { throw .userNotFound(name) }
+        return user
+    }
+
+    /// The target for a call that changes it: the owner's token, or (with `appAllowed`) app credentials.
+    static func owned(
+        _ app: KiiApp, _ exchange: Exchange, appAllowed: Bool = false
+    ) throws(KiiError) -> (user: KiiUser, caller: Caller) {
+        let caller = try anyCaller(app, exchange)
+        let user = try target(app, exchange, caller)
+        switch caller {
+        case .user(let owner) where owner.userID != user.userID:
+            throw .unauthorized("The access token belongs to another user than \(user.userID)")
+        case .app where !appAllowed:
+            throw .unauthorized("Only the user (Authorization: Bearer) may do this")
+        default: return (user, caller)
+        }
+    }
+
+    /// True for the content types Kii takes: `application/json` and `application/vnd.kii.*+json`.
+    static func acceptsJSON(_ type: String) -> Bool {
+        type == "application/json" || (type.hasPrefix("application/vnd.kii.") && type.hasSuffix("+json"))
+    }
+
+    /// The JSON body as an object; an empty body is an empty object. Refuses other content types and shapes.
+    static func object(_ exchange: Exchange) throws(Refusal) -> JSON {
+        if let type = exchange.mediaType, !acceptsJSON(type) {
+            throw Refusal(
+                reply: ServerFailures.unsupportedMediaType(.kii, got: type, expected: "application/json or application/vnd.kii.*+json")
+            )
+        }
+        switch exchange.json {
+        case .failure(let error): throw Refusal(reply: ServerFailures.malformedBody(.kii, error))
+        case .success(nil): return .object([])
+        case .success(.object(let members)?): return .object(members)
+        case .success(let other?):
+            throw Refusal(reply: ServerFailures.wrongBody(.kii, expected: "a JSON object", got: other.kindName))
+        }
+    }
+
+    /// A string field: nil when absent or null; 400 `INVALID_INPUT_DATA` naming the field for another kind.
+    static func string(_ body: JSON, _ field: String) throws(KiiError) -> String? {
+        switch body[field] {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        case let other?:
+            throw .invalidInput(
+                field: field, value: JSONWriter.string(other), message: "\(field) must be a string, got \(other.kindName)"
+            )
+        }
+    }
+
+    /// A required string field: 400 `INVALID_INPUT_DATA` naming the field when absent.
+    static func requiredString(_ body: JSON, _ field: String) throws(KiiError) -> String {
+        guard let text = try string(body, field) else {
+            throw .invalidInput(field: field, value: nil, message: "\(field) is required")
+        }
+        return text
+    }
+
+    /// A stable positive number for the record's `internalUserID`: the first 15 hex digits of the userID.
+    static func internalUserID(_ userID: String) -> Int64 {
+        let hex = userID.utf8.filter { $0 != UInt8(ascii: "-") }.prefix(15)
+        return Int64(String(decoding: hex, as: UTF8.self), radix: 16) ?? 0
+    }
+
+    /// The user record as `GET /users/me` shows it (kii-api §1.4): predefined fields, pending addresses as
+    /// `_emailAddressPending` / `_phoneNumberPending`, never the password. `displayName` and `locale` only echo a
+    /// sign-up's request (the emulator does not store them).
+    static func record(_ user: KiiUser, displayName: String? = nil, locale: String? = nil) -> JSON {
+        var members: [JSON.Member] = [
+            .init("userID", .string(user.userID)), .init("internalUserID", .integer(internalUserID(user.userID))),
+        ]
+        if let loginName = user.loginName { members.append(.init("loginName", .string(loginName))) }
+        if let displayName { members.append(.init("displayName", .string(displayName))) }
+        if let country = user.country { members.append(.init("country", .string(country))) }
+        if let locale { members.append(.init("locale", .string(locale))) }
+        if let email = user.emailAddress {
+            members.append(.init("emailAddress", .string(email)))
+            members.append(.init("emailAddressVerified", .bool(user.emailAddressVerified)))
+        }
+        if let phone = user.phoneNumber {
+            members.append(.init("phoneNumber", .string(phone)))
+            members.append(.init("phoneNumberVerified", .bool(user.phoneNumberVerified)))
+        }
+        if let pending = user.pendingEmailAddress { members.append(.init("_emailAddressPending", .string(pending))) }
+        if let pending = user.pendingPhoneNumber { members.append(.init("_phoneNumberPending", .string(pending))) }
+        members.append(.init("_hasPassword", true))
+        members.append(.init("_disabled", false))
+        return .object(members)
+    }
+
+    /// What another user (or the app) sees of a user.
+    static func publicRecord(_ user: KiiUser) -> JSON {
+        var members: [JSON.Member] = [.init("userID", .string(user.userID))]
+        if let loginName = user.loginName { members.append(.init("loginName", .string(loginName))) }
+        return .object(members)
+    }
+
+    static func withContentType(_ reply: Reply, _ type: String) -> Reply {
+        var reply = reply
+        reply.contentType = type
+        return reply
+    }
+
+    // MARK: Sign-up and login
+
+    static let signUp: RouteHandler = { exchange in
+        serve(&exchange, "users.register") { app, exchange in
+            _ = try anyCaller(app, exchange)
+            let body = try object(exchange)
+            // Type checks come first, then the domain's rules. Custom fields are neither checked nor stored (nor are
+            // fields starting with `_`, which Kii ignores).
+            let loginName = try string(body, "loginName")
+            let email = try string(body, "emailAddress")
+            let phone = try string(body, "phoneNumber")
+            let country = try string(body, "country")
+            let password = try string(body, "password")
+            let locale = try string(body, "locale")
+            let displayName = try string(body, "displayName")
+            if let displayName, !(1...50).contains(displayName.unicodeScalars.count) {
+                throw KiiError.invalidInput(
+                    field: "displayName", value: displayName, message: "displayName must be 1 to 50 characters"
+                )
+            }
+            let user = try app.register(username: loginName, email: email, phone: phone, country: country, password: password)
+            var reply = Reply(status: 201, body: record(user, displayName: displayName, locale: locale))
+            reply.contentType = "application/vnd.kii.RegistrationResponse+json"
+            reply.headers.append(
+                (name: "Location", value: "\(app.linkBase)/api/apps/\(app.settings.appID)/users/\(user.userID)")
+            )
+            return reply
+        }
+    }
+
+    /// An OAuth2 error other than `invalid_grant` (which `KiiError.reply` shapes itself).
+    static func oauthError(_ code: String, _ message: String) -> Refusal {
+        var reply = Reply(
+            status: 400,
+            body: [
+                "errorCode": .string(code), "message": .string(message), "error": .string(code),
+                "error_description": .string(message),
+            ]
+        )
+        reply.code = .string(code)
+        return Refusal(reply: reply)
+    }
+
+    /// `application/x-www-form-urlencoded` fields as a JSON object of strings.
+    static func formFields(_ bytes: [UInt8]) -> JSON {
+        func decode(_ text: Substring) -> String {
+            let spaced = text.replacingOccurrences(of: "+", with: " ")
+            return spaced.removingPercentEncoding ?? spaced
+        }
+        var members: [JSON.Member] = []
+        for pair in String(decoding: bytes, as: UTF8.self).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            members.append(.init(decode(parts[0]), .string(parts.count > 1 ? decode(parts[1]) : "")))
+        }
+        return .object(members)
+    }
+
+    /// The token request: `{"username","password"[,"grant_type":"password"][,"expiresAt"]}`. `username` takes
+    /// every form the domain's login reads (username, email, `+…`, `EMAIL:…`, `PHONE:+…`, `PHONE:JP-…`,
+    /// `LOGIN_NAME:…`). `expiresAt` (epoch milliseconds) only shortens the `expires_in` answered: the emulator's
+    /// tokens never expire.
+    static func login(_ app: KiiApp, _ exchange: Exchange, formAllowed: Bool) throws -> Reply {
+        _ = try anyCaller(app, exchange)
+        let body: JSON
+        if formAllowed, exchange.mediaType == "application/x-www-form-urlencoded" {
+            body = formFields(exchange.body)
+        } else {
+            body = try object(exchange)
+        }
+        if let grant = try string(body, "grant_type"), grant != "password" {
+            throw oauthError(
+                "unsupported_grant_type", "The grant_type \(grant) is not supported by the emulator; use password"
+            )
+        }
+        let username = try string(body, "username") ?? ""
+        let password = try string(body, "password") ?? ""
+        var expiresIn: Int64 = 2_147_483_647
+        if let expiresAt = body["expiresAt"] {
+            let milliseconds: Int64?
+            switch expiresAt {
+            case .integer(let number): milliseconds = number
+            case .number(let number) where number.isFinite && abs(number) < 9e18: milliseconds = Int64(number)
+            case .string(let text) where Int64(text) != nil: milliseconds = Int64(text)
+            case .null: milliseconds = nil
+            default:
+                throw KiiError.invalidInput(
+                    field: "expiresAt", value: JSONWriter.string(expiresAt),
+                    message: "expiresAt must be a number of milliseconds since the epoch"
+                )
+            }
+            if let milliseconds {
+                let (difference, overflow) = milliseconds.subtractingReportingOverflow(app.clock.milliseconds)
+                if !overflow { expiresIn = min(expiresIn, max(0, difference / 1000)) }
+            }
+        }
+        let session = try app.login(identifier: username, password: password)
+        return Reply(
+            body: [
+                "id": .string(session.user.userID), "access_token": .string(session.token),
+                "expires_in": .integer(expiresIn), "token_type": "Bearer",
+            ]
+        )
+    }
+
+    static let appLogin: RouteHandler = { exchange in
+        serve(&exchange, "users.login") { app, exchange in try login(app, exchange, formAllowed: true) }
+    }
+
+    /// The legacy endpoint: the app comes from `X-Kii-AppID` (or, failing that, from Basic credentials).
+    static let legacyLogin: RouteHandler = { exchange in
+        var appID = exchange.header("X-Kii-AppID")
+        if appID == nil, let authorization = exchange.header("Authorization"),
+            authorization.lowercased().hasPrefix("basic "),
+            let data = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let text = String(data: data, encoding: .utf8)
+        {
+            appID = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+        }
+        return serve(&exchange, "users.login", appID: .some(appID)) { app, exchange in
+            try login(app, exchange, formAllowed: false)
+        }
+    }
+
+    // MARK: Records
+
+    static let me: RouteHandler = { exchange in
+        serve(&exchange, "users.me") { app, exchange in
+            guard let user = try caller(app, exchange)?.user else {
+                throw KiiError.unauthorized("users/me needs an access token (Authorization: Bearer)")
+            }
+            return Reply(body: record(app.user(userID: user.userID) ?? user))
+        }
+    }
+
+    static let getUser: RouteHandler = { exchange in
+        serve(&exchange, "users.get") { app, exchange in
+            let caller = try anyCaller(app, exchange)
+            let user = try target(app, exchange, caller)
+            return Reply(body: caller.user?.userID == user.userID ? record(user) : publicRecord(user))
+        }
+    }
+
+    // MARK: Verification
+
+    /// `{"verificationStatus":"VERIFIED"}`: the emulator's reply to a successful verification (the real
+    /// service's value is not documented).
+    static let verified = withContentType(
+        Reply(body: ["verificationStatus": "VERIFIED"]), "application/vnd.kii.AddressVerificationResponse+json"
+    )
+
+    /// Verification with the code needs the owner's token or app credentials: the code is the proof, as with
+    /// the email's link.
+    static let verifyEmail: RouteHandler = { exchange in
+        serve(&exchange, "users.verify_email") { app, exchange in
+            let user = try owned(app, exchange, appAllowed: true).user
+            let code = try requiredString(try object(exchange), "verificationCode")
+            _ = try app.verifyEmail(userID: user.userID, code: code)
+            return verified
+        }
+    }
+
+    /// The link in the verification email: no credentials, the code in the query.
+    static let verifyEmailLink: RouteHandler = { exchange in
+        serve(&exchange, "users.verify_email") { app, exchange in
+            let user = try target(app, exchange, nil)
+            _ = try app.verifyEmail(userID: user.userID, code: exchange.queryItem("code") ?? "")
+            return verified
+        }
+    }
+
+    static let verifyPhone: RouteHandler = { exchange in
+        serve(&exchange, "users.verify_phone") { app, exchange in
+            let user = try owned(app, exchange, appAllowed: true).user
+            let code = try requiredString(try object(exchange), "verificationCode")
+            _ = try app.verifyPhone(userID: user.userID, code: code)
+            return verified
+        }
+    }
+
+    static let resendEmail: RouteHandler = { exchange in
+        serve(&exchange, "users.resend_email") { app, exchange in
+            try app.resendEmailVerification(userID: try owned(app, exchange).user.userID)
+            return Reply(status: 204)
+        }
+    }
+
+    static let resendPhone: RouteHandler = { exchange in
+        serve(&exchange, "users.resend_phone") { app, exchange in
+            try app.resendPhoneVerification(userID: try owned(app, exchange).user.userID)
+            return Reply(status: 204)
+        }
+    }
+
+    // MARK: Address changes
+
+    /// `{"emailAddress"[, "verified"]}` → 204. `verified: true` is for the app administrator only, whom the
+    /// emulator does not have: 401 `UNAUTHORIZED`.
+    static let changeEmail: RouteHandler = { exchange in
+        serve(&exchange, "users.change_email") { app, exchange in
+            let user = try owned(app, exchange).user
+            let body = try object(exchange)
+            let email = try requiredString(body, "emailAddress")
+            switch body["verified"] {
+            case nil, .null?, .bool(false)?: break
+            case .bool(true)?:
+                throw KiiError.unauthorized("Only the application administrator may set verified to true")
+            case let other?:
+                throw KiiError.invalidInput(
+                    field: "verified", value: JSONWriter.string(other), message: "verified must be a boolean, got \(other.kindName)"
+                )
+            }
+            _ = try app.changeEmail(userID: user.userID, email: email)
+            return Reply(status: 204)
+        }
+    }
+
+    /// `{"phoneNumber"[, "country"]}` → 204.
+    static let changePhone: RouteHandler = { exchange in
+        serve(&exchange, "users.change_phone") { app, exchange in
+            let user = try owned(app, exchange).user
+            let body = try object(exchange)
+            let phone = try requiredString(body, "phoneNumber")
+            let country = try string(body, "country")
+            _ = try app.changePhone(userID: user.userID, phone: phone, country: country)
+            return Reply(status: 204)
+        }
+    }
 }

@@ -49,7 +49,17 @@ public struct Exchange {
     /// The `Content-Type` without parameters, lower-cased; nil when absent.
     public var mediaType: String? {
         guard let value = headers[.contentType] else { return nil }
-        return value.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if value == "application/json" { return value }
+        var bytes = Array(value.utf8.prefix { $0 != UInt8(ascii: ";") })
+        while bytes.last == 0x20 || bytes.last == 0x09 { bytes.removeLast() }
+        let start = bytes.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? bytes.count
+        return String(decoding: bytes[start...].map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+
+    /// True when the body is declared JSON (`application/json`, `application/*+json`) or not declared at all.
+    public var acceptsAsJSON: Bool {
+        guard let type = mediaType else { return true }
+        return type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json"))
     }
 }
 

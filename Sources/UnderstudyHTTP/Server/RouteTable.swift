@@ -46,7 +46,8 @@ public struct RouteParameters: Sendable {
     public subscript(name: String) -> String {
         guard let index = names.firstIndex(where: { $0 == name }) else { return "" }
         let raw = values[index]
-        return raw.contains("%") ? (String(raw).removingPercentEncoding ?? String(raw)) : String(raw)
+        guard raw.utf8.contains(UInt8(ascii: "%")) else { return String(raw) }
+        return String(raw).removingPercentEncoding ?? String(raw)
     }
 }
 

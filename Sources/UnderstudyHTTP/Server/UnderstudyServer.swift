@@ -1,6 +1,8 @@
 public import Hummingbird
 internal import HummingbirdCore
 internal import Logging
+internal import NIOCore
+internal import NIOPosix
 internal import Synchronization
 public import Understudy
 internal import UnderstudyLua
@@ -45,6 +47,12 @@ public final class UnderstudyServer: Sendable {
             onServerRunning: { _ in onReady() },
             logger: logger
         )
+    }
+
+    /// Makes NIO's event loops Swift concurrency's global executor, so request handling stays on the thread that
+    /// read the request. Call once, from the main thread, before any concurrency code runs.
+    public static func runConcurrencyOnEventLoops() {
+        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
     /// Serves until SIGINT or SIGTERM, then stops cleanly.

@@ -48,14 +48,26 @@ enum BackendlessBindings {
             LuaValues.push(L, property.value)
             LuaValues.setField(L, table, property.name)
         }
-        LuaValues.push(L, user.objectID)
-        LuaValues.setField(L, table, "objectId")
-        LuaValues.push(L, user.status.rawValue)
-        LuaValues.setField(L, table, "userStatus")
+        // The objectId's text goes to Lua from the stack, with no string made for it; literal keys (StaticString)
+        // are found in Lua's string cache by address rather than hashed anew.
+        user.identifier.withFormattedUTF8 { LuaValues.push(L, utf8: $0) }
+        LuaValues.setField(L, table, "objectId" as StaticString)
+        LuaValues.push(L, literal(user.status))
+        LuaValues.setField(L, table, "userStatus" as StaticString)
         lua_pushinteger(L, lua_Integer(user.created))
-        LuaValues.setField(L, table, "created")
+        LuaValues.setField(L, table, "created" as StaticString)
         LuaValues.push(L, "Users" as StaticString)
-        LuaValues.setField(L, table, "___class")
+        LuaValues.setField(L, table, "___class" as StaticString)
+    }
+
+    /// The status's raw value as a literal, for Lua's string cache.
+    static func literal(_ status: UserStatus) -> StaticString {
+        switch status {
+        case .enabled: return "ENABLED"
+        case .disabled: return "DISABLED"
+        case .emailConfirmationPending: return "EMAIL_CONFIRMATION_PENDING"
+        case .guest: return "GUEST"
+        }
     }
 
     static func push(_ L: OpaquePointer, _ session: BackendlessSession) {
@@ -78,7 +90,7 @@ enum BackendlessBindings {
                 properties = try call.properties(1)
             }
             do throws(BackendlessError) {
-                push(call.L, try app.register(properties))
+                push(call.L, try app.register(consume properties))
                 return 1
             } catch {
                 return call.fail(error)

@@ -24,6 +24,9 @@ public final class LiveSession {
         us_reset_budget(state.L, limits.maxInstructions)
     }
 
+    /// The version `understudy.version` reports.
+    public static var understudyVersion: String { UnderstudyModule.version }
+
     /// Every backend the session has, in the order they were created.
     public var apps: [any EmulatedApp] { state.host.apps }
 

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""HTTP benchmark for `understudy serve` (issue 7): Backendless users/register with a new identity per request,
+driven by wrk on loopback with 2 threads and 16 connections. Prints requests per second and latency.
+
+    python3 bench/http.py                 # builds release, 10 s run after a 2 s warm-up
+    python3 bench/http.py --duration 30   # longer run
+
+Needs wrk (apt-get install -y wrk). The server and wrk share this machine's cores, as the issue's figure does.
+"""
+import argparse
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRIPT = os.path.join(ROOT, "bench", "wrk-register.lua")
+
+
+def wait_for(port, timeout=20):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    sys.exit(f"the server did not listen on port {port}")
+
+
+def wrk(port, seconds, prefix, threads=2, connections=16):
+    url = f"http://127.0.0.1:{port}"
+    output = subprocess.run(
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", SCRIPT, url, "--", prefix],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=True).stdout
+    match = re.search(r"RESULT (.*)", output)
+    if not match:
+        sys.exit("wrk printed no result:\n" + output)
+    return {key: float(value) for key, value in (pair.split("=") for pair in match.group(1).split())}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--duration", type=int, default=10)
+    parser.add_argument("--port", type=int, default=18080)
+    parser.add_argument("--binary", help="an understudy binary (default: build release)")
+    arguments = parser.parse_args()
+
+    binary = arguments.binary
+    if binary is None:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "understudy"], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+        path = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                              stdout=subprocess.PIPE, text=True).stdout.strip()
+        binary = os.path.join(path, "understudy")
+
+    server = subprocess.Popen([binary, "serve", "--port", str(arguments.port)], stdout=subprocess.DEVNULL)
+    try:
+        wait_for(arguments.port)
+        wrk(arguments.port, 2, "warm")  # warm-up (also fills the user table a little, as a real run would)
+        result = wrk(arguments.port, arguments.duration, "run")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+    rps = result["requests"] / result["seconds"]
+    rows = [
+        ("Backendless users/register over HTTP, new identity each (wrk -t2 -c16)", f"{rps:,.0f} req/s", "≥ 30,000", rps >= 30_000),
+        ("  latency p50", f"{result['p50_ms']:.2f} ms", "", None),
+        ("  latency p99", f"{result['p99_ms']:.2f} ms", "< 10 ms", result["p99_ms"] < 10),
+        ("  non-2xx replies / socket errors", f"{int(result['non2xx'])} / {int(result['socket_errors'])}", "0 / 0",
+         result["non2xx"] == 0 and result["socket_errors"] == 0),
+        ("moto server, Cognito sign-up (issue 7's figure, same settings)", "≈ 330 req/s", "", None),
+    ]
+    width = max(len(row[0]) for row in rows)
+    print(f"\nUnderstudy HTTP benchmark ({os.cpu_count()} cores, {arguments.duration} s)\n")
+    print(f"{'figure'.ljust(width)}  {'measured':>14}  {'target':>10}  met")
+    print(f"{'-' * width}  {'-' * 14}  {'-' * 10}  ---")
+    for name, measured, target, met in rows:
+        mark = "" if met is None else ("yes" if met else "NO")
+        print(f"{name.ljust(width)}  {measured:>14}  {target:>10}  {mark}")
+
+
+if __name__ == "__main__":
+    main()
