@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Understudy's benchmarks: prints one table of the figures issue 6 asks for.
 
-    python3 bench/run.py            # everything, including the moto peer (needs: pip install moto boto3 pytest)
+    python3 bench/run.py            # everything, including the moto peer (installs moto boto3 pytest if missing)
     python3 bench/run.py --no-peer  # skip the peer comparison
 
 It builds a release binary, writes generated scenario files to bench/out/, and measures whole processes:
 wall time (median of several runs), CPU time and peak resident memory (getrusage of the child).
 """
 import argparse
+import importlib.util
 import os
 import resource
 import shutil
@@ -119,6 +120,14 @@ def peak_rss(command):
     return int(output.stdout.strip())
 
 
+def ensure_peer_packages():
+    """Installs the peer's packages (moto, boto3, pytest) from PyPI when this Python lacks them."""
+    missing = [name for name in ("moto", "boto3", "pytest") if importlib.util.find_spec(name) is None]
+    if missing:
+        print(f"installing the peer's packages: {' '.join(missing)}", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "moto", "boto3", "pytest"], check=True)
+
+
 def median_wall(command, runs):
     return statistics.median(measure(command)[0] for _ in range(runs))
 
@@ -163,6 +172,7 @@ def main():
     rows.append(("understudy run of a one-scenario file", f"{one_wall * 1000:.1f} ms", "≤ 30 ms", one_wall <= 0.030))
 
     if not arguments.no_peer:
+        ensure_peer_packages()
         peer = write("test_peer_reference.py", PEER)
         environment = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
         small, large = 5, 25

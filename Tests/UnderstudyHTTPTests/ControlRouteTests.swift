@@ -453,6 +453,29 @@ struct ControlRouteTests {
         }
     }
 
+    // Found by scripts/schemathesis: a clock set to 1e300 crashed the server on the next Kii login.
+    @Test("a clock beyond 10^15 seconds is refused, so logins and sign-ups keep working")
+    func clockOutOfRange() async throws {
+        try await withServer { _, client in
+            for (path, body) in [("set", #"{"now": 1e300}"#), ("set", #"{"now": -2e15}"#), ("advance", #"{"seconds": 1e16}"#)] {
+                let reply = try await client.send(.post, "/_understudy/clock/\(path)", json: body)
+                #expect(reply.status == 400, "\(body)")
+                #expect(reply.json("error") == "INVALID_INPUT")
+                #expect(reply.message.contains("10^15"), "\(reply.text)")
+            }
+            let clock = try await client.send(.get, "/_understudy/clock")
+            #expect(clock.json("now") == .integer(Int64(VirtualClock.start)))
+
+            let signUp = try await client.send(
+                .post, "\(kii)/users", json: #"{"loginName":"alice","password":"wonderland"}"#,
+                headers: [.authorization: "Basic " + Data("\(DefaultApps.kiiAppID):key".utf8).base64EncodedString()]
+            )
+            #expect(signUp.status == 201)
+            let guest = try await client.send(.post, "\(backendless)/users/register/guest")
+            #expect(guest.status == 200)
+        }
+    }
+
     // MARK: Settings
 
     @Test("settings are listed, and a PATCH changes the behaviour over HTTP")
@@ -476,6 +499,25 @@ struct ControlRouteTests {
 
             _ = try await client.send(.patch, "/_understudy/settings?app=backendless", json: #"{"registration": true}"#)
             #expect(try await client.send(.post, registerPath, json: registerBody).status == 200)
+        }
+    }
+
+    // Found while widening scripts/schemathesis: lockout_minutes 1e300 was stored, and listing it crashed the
+    // server.
+    @Test("lockout_minutes beyond 10^15 is refused and the settings still list")
+    func lockoutMinutesOutOfRange() async throws {
+        try await withServer { _, client in
+            let refused = try await client.send(
+                .patch, "/_understudy/settings?app=backendless", json: #"{"lockout_minutes": 1e300}"#
+            )
+            #expect(refused.status == 400)
+            #expect(refused.json("error") == "INVALID_SETTING")
+            #expect(refused.message.contains("lockout_minutes"))
+            let listed = try await client.send(.get, "/_understudy/settings?app=backendless")
+            #expect(listed.status == 200)
+            #expect(listed.items("apps").first?["settings"]?["lockout_minutes"] == 30)
+            let fine = try await client.send(.patch, "/_understudy/settings?app=backendless", json: #"{"lockout_minutes": 1e6}"#)
+            #expect(fine.json("settings", "lockout_minutes") == 1_000_000)
         }
     }
 
@@ -694,6 +736,10 @@ struct ControlRouteTests {
             }
             let newest = try await client.send(.get, "/_understudy/journal?path=users/register&limit=1")
             #expect(newest.items("entries").first?["seq"] == 2)
+            // From Lua, a code filter of any number (1e300 included) is compared, never converted to a trap.
+            let huge = try await client.send(.post, "/_understudy/lua", text: "return #understudy.journal.entries{ code = 1e300 }, #understudy.journal.entries{ code = 3033.0 }")
+            #expect(huge.status == 200, "\(huge.text)")
+            #expect(huge.json("results") == [0, 1])
 
             let badStatus = try await client.send(.get, "/_understudy/journal?status=ok")
             #expect(badStatus.status == 400)

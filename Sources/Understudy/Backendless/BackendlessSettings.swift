@@ -174,9 +174,11 @@ extension Value {
         }
     }
 
+    /// A duration (minutes, seconds): at least 0 and at most `VirtualClock.limit`, so that added to any time the
+    /// clock shows it still converts to milliseconds.
     func nonNegativeNumber(for setting: String) throws(SettingError) -> Double {
-        guard let number = numberValue, number >= 0, number.isFinite else {
-            throw SettingError(setting: setting, expected: "a number of at least 0", got: self)
+        guard let number = numberValue, number >= 0, number <= VirtualClock.limit else {
+            throw SettingError(setting: setting, expected: "a number from 0 to 10^15", got: self)
         }
         return number
     }

@@ -91,7 +91,7 @@ extension Value {
         switch self {
         case .int(let number): return String(number)
         case .string(let text): return text
-        case .double(let number) where number == number.rounded(): return String(Int64(number))
+        case .double(let number) where number == number.rounded() && abs(number) < 9e18: return String(Int64(number))
         default: return nil
         }
     }

@@ -3,6 +3,15 @@ public struct VirtualClock: Sendable {
     /// 2030-01-01T00:00:00Z, where every new backend starts.
     public static let start: Double = 1_893_456_000
 
+    /// How far from the epoch the clock may be, in seconds (about 31 million years either way): in milliseconds
+    /// every time within it fits a 64-bit integer, as Backendless dates and Kii token lifetimes need.
+    public static let limit: Double = 1e15
+
+    /// True when `seconds` is a time the clock can show: finite and within `limit` of the epoch.
+    public static func accepts(_ seconds: Double) -> Bool {
+        seconds.isFinite && abs(seconds) <= limit
+    }
+
     /// Seconds since the epoch.
     public private(set) var now: Double
 
@@ -11,18 +20,22 @@ public struct VirtualClock: Sendable {
     }
 
     /// Milliseconds since the epoch, as Backendless reports dates.
-    public var milliseconds: Int64 { Int64((now * 1000).rounded(.down)) }
-
-    /// Moves the clock forward (or back, for a negative amount). Returns the new time.
-    @discardableResult
-    public mutating func advance(by seconds: Double) -> Double {
-        now += seconds
-        return now
+    public var milliseconds: Int64 {
+        // `set` and `advance` keep `now` within `limit`; clamping guards the conversion all the same.
+        Int64((min(max(now, -Self.limit), Self.limit) * 1000).rounded(.down))
     }
 
-    /// Sets the clock. Returns the new time.
+    /// Moves the clock forward (or back, for a negative amount) when the new time is one it `accepts`. Returns
+    /// the new time, or nil (leaving the clock where it was) when it is not.
     @discardableResult
-    public mutating func set(to seconds: Double) -> Double {
+    public mutating func advance(by seconds: Double) -> Double? {
+        set(to: now + seconds)
+    }
+
+    /// Sets the clock when it `accepts` the time. Returns the new time, or nil (leaving the clock where it was).
+    @discardableResult
+    public mutating func set(to seconds: Double) -> Double? {
+        guard Self.accepts(seconds) else { return nil }
         now = seconds
         return now
     }

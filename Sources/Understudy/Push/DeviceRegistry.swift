@@ -105,7 +105,8 @@ public struct DeviceRegistry {
         case .double(let seconds)? where seconds.isFinite: expiresAt = seconds
         default: throw BackendlessError.catalogue(5004)
         }
-        if let expiresAt, expiresAt <= now { throw BackendlessError.catalogue(5004) }
+        // Not later than now, or a date the clock can never show (beyond `VirtualClock.limit`): 5004.
+        if let expiresAt, expiresAt <= now || !VirtualClock.accepts(expiresAt) { throw BackendlessError.catalogue(5004) }
 
         expire(upTo: now)
         if let previous = entries[deviceID] {

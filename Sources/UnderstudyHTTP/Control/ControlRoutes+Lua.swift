@@ -91,14 +91,17 @@ extension ControlRoutes {
     static let journalQuery = ["method", "path", "op", "app", "status", "code", "limit"]
 
     /// `GET /_understudy/journal[?method=&path=&op=&app=&status=&code=&limit=]` → `{"entries":[…],"dropped":N}`,
-    /// oldest first. `path` matches the end of the path (`users/register`); `code` matches a number or a text
-    /// code; `limit` keeps the newest N matches; `dropped` counts entries the full journal let go.
+    /// oldest first. `path` matches the end of the path (`users/register`); `app` is an app id or a flavour name;
+    /// `code` matches a number or a text code; `limit` keeps the newest N matches; `dropped` counts entries the full
+    /// journal let go.
     static let journal = ControlRequest.handler(query: journalQuery) { request throws(ControlRefusal) in
         var filter = JournalFilter()
         filter.method = request.query("method")
         filter.path = request.query("path")
         filter.operation = request.query("op")
-        filter.appID = request.query("app")
+        // An app id, or `backendless` / `kii` for the first app of that flavour as on the other control routes; a
+        // name no app is served under is taken as it is (entries outlive a reset or a changed app_id).
+        filter.appID = request.query("app").map { name in (try? request.app(named: name))?.servedID ?? name }
         if let status = request.query("status") {
             guard let number = Int(status) else { throw .invalid("query parameter status must be an integer, got '\(status)'") }
             filter.status = number

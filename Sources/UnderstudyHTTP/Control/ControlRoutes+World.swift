@@ -157,6 +157,7 @@ extension ControlRoutes {
     static let advanceClock = ControlRequest.handler(query: ["app"]) { request throws(ControlRefusal) in
         let seconds = try numberField(request, field: "seconds", example: #"{"seconds": 3600}"#)
         let apps = try request.selectedApps()
+        for app in apps { try checkClockRange(app.clock.now + seconds, of: app, field: "seconds") }
         for app in apps { app.clock.advance(by: seconds) }
         return clocks(apps)
     }
@@ -166,8 +167,19 @@ extension ControlRoutes {
     static let setClock = ControlRequest.handler(query: ["app"]) { request throws(ControlRefusal) in
         let now = try numberField(request, field: "now", example: #"{"now": 1893456000}"#)
         let apps = try request.selectedApps()
+        for app in apps { try checkClockRange(now, of: app, field: "now") }
         for app in apps { app.clock.set(to: now) }
         return clocks(apps)
+    }
+
+    /// 400 `INVALID_INPUT` when the clock cannot show `time` (`VirtualClock.limit`); checked for every app before
+    /// any clock moves, so a refused request moves none.
+    static func checkClockRange(_ time: Double, of app: any EmulatedApp, field: String) throws(ControlRefusal) {
+        guard VirtualClock.accepts(time) else {
+            throw .invalid(
+                "\(field) would put the clock of '\(app.servedID)' at \(time) seconds, beyond ±10^15 seconds from the epoch"
+            )
+        }
     }
 
     // MARK: Settings

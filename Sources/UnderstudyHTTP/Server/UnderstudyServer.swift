@@ -4,7 +4,7 @@ internal import Logging
 internal import NIOCore
 internal import NIOPosix
 internal import Synchronization
-public import Understudy
+internal import Understudy
 internal import UnderstudyLua
 
 /// `understudy serve`: the emulated apps at the real services' REST paths, the control API under

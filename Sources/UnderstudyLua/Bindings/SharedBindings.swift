@@ -117,8 +117,8 @@ enum SharedBindings {
         LuaCall.run(L, "clock.advance") { call throws(LuaMisuse) in
             let app = try call.anyApp()
             let seconds = try call.number(1, "seconds")
-            guard seconds.isFinite else { throw LuaMisuse("seconds (argument 1) must be a finite number") }
-            LuaValues.push(call.L, number: app.clock.advance(by: seconds))
+            guard let now = app.clock.advance(by: seconds) else { throw LuaMisuse(outOfRange("seconds", seconds, from: app.clock.now)) }
+            LuaValues.push(call.L, number: now)
             return 1
         }
     }
@@ -127,10 +127,16 @@ enum SharedBindings {
         LuaCall.run(L, "clock.set") { call throws(LuaMisuse) in
             let app = try call.anyApp()
             let seconds = try call.number(1, "seconds")
-            guard seconds.isFinite else { throw LuaMisuse("seconds (argument 1) must be a finite number") }
-            LuaValues.push(call.L, number: app.clock.set(to: seconds))
+            guard let now = app.clock.set(to: seconds) else { throw LuaMisuse(outOfRange("seconds", seconds, from: nil)) }
+            LuaValues.push(call.L, number: now)
             return 1
         }
+    }
+
+    /// Why the clock refused to move: the argument would put it beyond `VirtualClock.limit`.
+    static func outOfRange(_ argument: String, _ seconds: Double, from now: Double?) -> String {
+        let target = now.map { "\($0) + \(seconds)" } ?? "\(seconds)"
+        return "\(argument) (argument 1) would put the clock at \(target) seconds; the clock stays finite and within ±10^15 seconds of the epoch"
     }
 
     // MARK: outbox

@@ -1,0 +1,293 @@
+import Foundation
+import HTTPTypes
+import Testing
+import Understudy
+import UnderstudyHTTP
+
+/// The operations of docs/openapi.yaml, read from the YAML text: just enough of it to compare with the server.
+/// Paths are the 2-space keys under `paths:`, methods the 4-space keys under a path, the summary the 6-space
+/// `summary:` and the statuses the 8-space keys under the 6-space `responses:`.
+struct OpenAPIDocument {
+    struct Operation {
+        var summary: String?
+        /// The documented statuses ("200", "400", ..., "default").
+        var statuses: Set<String> = []
+    }
+
+    /// `"POST /{appId}/{apiKey}/users/register"` → its operation.
+    private(set) var operations: [String: Operation] = [:]
+
+    static let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options", "trace"]
+
+    /// docs/openapi.yaml of this checkout.
+    static let url = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("docs/openapi.yaml")
+
+    static func load() throws -> OpenAPIDocument {
+        try OpenAPIDocument(text: String(contentsOf: url, encoding: .utf8))
+    }
+
+    init(text: String) {
+        var inPaths = false
+        var path: String?
+        var current: String?
+        var inResponses = false
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = String(rawLine)
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            let indent = line.prefix { $0 == " " }.count
+            if indent == 0 {
+                inPaths = trimmed == "paths:"
+                path = nil
+                current = nil
+                continue
+            }
+            guard inPaths else { continue }
+            switch indent {
+            case 2:
+                path = Self.key(of: trimmed)
+                current = nil
+            case 4:
+                inResponses = false
+                if let path, let method = Self.key(of: trimmed), Self.methods.contains(method) {
+                    current = "\(method.uppercased()) \(path)"
+                    operations[current!] = Operation()
+                } else {
+                    current = nil
+                }
+            case 6:
+                guard let current else { continue }
+                inResponses = trimmed == "responses:"
+                if trimmed.hasPrefix("summary:") {
+                    operations[current]?.summary = Self.scalar(trimmed.dropFirst("summary:".count))
+                }
+            case 8 where inResponses:
+                if let current, let status = Self.key(of: trimmed) { operations[current]?.statuses.insert(status) }
+            default:
+                continue
+            }
+        }
+    }
+
+    /// The key of a `key: value` or `key:` line, without quotes.
+    static func key(of line: String) -> String? {
+        if line.hasPrefix("\"") {
+            let rest = line.dropFirst()
+            guard let end = rest.firstIndex(of: "\"") else { return nil }
+            return String(rest[..<end])
+        }
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        return String(line[..<colon])
+    }
+
+    /// A plain or double-quoted scalar (escapes `\"` and `\\` only).
+    static func scalar(_ text: Substring) -> String {
+        let value = text.trimmingCharacters(in: .whitespaces)
+        guard value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 else { return value }
+        var result = ""
+        var escaped = false
+        for character in value.dropFirst().dropLast() {
+            if escaped || character != "\\" {
+                result.append(character)
+                escaped = false
+            } else {
+                escaped = true
+            }
+        }
+        return result
+    }
+
+    /// `METHOD /path/{}/…`: parameter names left out, so `{appId}` and `{id}` compare equal.
+    static func normalised(_ operation: String) -> String {
+        var result = ""
+        var inParameter = false
+        for character in operation {
+            if character == "{" {
+                inParameter = true
+                result.append("{}")
+            } else if character == "}" {
+                inParameter = false
+            } else if !inParameter {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// The operation for `method path` (parameter names may differ from the document's).
+    func operation(_ method: HTTPRequest.Method, _ path: String) -> Operation? {
+        let wanted = Self.normalised("\(method.rawValue) \(path)")
+        return operations.first { Self.normalised($0.key) == wanted }?.value
+    }
+}
+
+@Suite("docs/openapi.yaml")
+struct OpenAPIDocumentTests {
+    @Test("the document describes exactly the routes the server answers, with their summaries")
+    func sameRoutes() async throws {
+        let document = try OpenAPIDocument.load()
+        try await withServer { _, client in
+            let reply = try await client.send(.get, "/_understudy/routes")
+            guard case .array(let routes)? = reply.json("routes") else {
+                Issue.record("GET /_understudy/routes answered \(reply.text)")
+                return
+            }
+            var served: [String: String] = [:]
+            for route in routes {
+                let method = route["method"]?.stringValue ?? ""
+                let path = route["path"]?.stringValue ?? ""
+                served[OpenAPIDocument.normalised("\(method) \(path)")] = route["summary"]?.stringValue
+            }
+            let documented = Dictionary(
+                document.operations.map { (OpenAPIDocument.normalised($0.key), $0.value) }, uniquingKeysWith: { a, _ in a }
+            )
+            let missing = Set(served.keys).subtracting(documented.keys).sorted()
+            let extra = Set(documented.keys).subtracting(served.keys).sorted()
+            #expect(missing.isEmpty, "routes the server answers but docs/openapi.yaml does not describe: \(missing)")
+            #expect(extra.isEmpty, "operations docs/openapi.yaml describes but the server does not answer: \(extra)")
+            #expect(!served.isEmpty)
+
+            for (operation, summary) in served {
+                guard let entry = documented[operation] else { continue }
+                #expect(entry.summary == summary, "\(operation): the document's summary differs from the route table's")
+            }
+        }
+    }
+
+    /// A request that goes wrong, the documented operation it belongs to, and the error shape it must answer in.
+    struct ErrorCase: Sendable, CustomStringConvertible {
+        var method: HTTPRequest.Method
+        var path: String
+        /// The operation's path template in the document.
+        var template: String
+        var body: String?
+        var headers: HTTPFields = [:]
+        /// The member every error of the area carries: `code`, `errorCode` or `error`.
+        var errorMember: String
+
+        var description: String { "\(method.rawValue) \(path)" }
+    }
+
+    static let kiiBasic: HTTPFields = [
+        .authorization: "Basic " + Data("\(DefaultApps.kiiAppID):\(DefaultApps.kiiAppKey)".utf8).base64EncodedString()
+    ]
+
+    static let errorCases: [ErrorCase] = {
+        let register = "/{appId}/{apiKey}/users/register"
+        let device = "/{appId}/{apiKey}/messaging/registrations/{deviceId}"
+        let kiiUsers = "/api/apps/{appID}/users"
+        return [
+            ErrorCase(method: .post, path: "\(backendless)/users/register", template: register, body: "[1]", errorMember: "code"),
+            ErrorCase(method: .post, path: "\(backendless)/users/register", template: register, body: "{", errorMember: "code"),
+            ErrorCase(
+                method: .post, path: "\(backendless)/users/register", template: register, body: "a=b",
+                headers: [.contentType: "application/x-www-form-urlencoded"], errorMember: "code"
+            ),
+            ErrorCase(
+                method: .post, path: "\(backendless)/users/register", template: register,
+                body: #"{"a":""# + String(repeating: "x", count: (1 << 20) + 1) + #""}"#, errorMember: "code"
+            ),
+            ErrorCase(method: .post, path: "/NOPE/KEY/users/register", template: register, body: "{}", errorMember: "code"),
+            ErrorCase(
+                method: .post, path: "\(backendless)/users/login", template: "/{appId}/{apiKey}/users/login",
+                body: #"{"login":"nobody@example.com","password":"x"}"#, errorMember: "code"
+            ),
+            ErrorCase(method: .get, path: "\(backendless)/users/logout", template: "/{appId}/{apiKey}/users/logout", errorMember: "code"),
+            ErrorCase(method: .get, path: "\(backendless)/messaging/registrations/none", template: device, errorMember: "code"),
+            ErrorCase(method: .delete, path: "\(backendless)/messaging/registrations/none", template: device, errorMember: "code"),
+            ErrorCase(
+                method: .post, path: "\(backendless)/messaging/registrations", template: "/{appId}/{apiKey}/messaging/registrations",
+                body: #"{"deviceToken":"t","deviceId":"d","os":"IOS","expiration":1e300}"#, errorMember: "code"
+            ),
+            ErrorCase(method: .post, path: "\(kii)/users", template: kiiUsers, body: "{}", errorMember: "errorCode"),
+            ErrorCase(method: .post, path: "/api/apps/nope/users", template: kiiUsers, body: "{}", errorMember: "errorCode"),
+            ErrorCase(
+                method: .post, path: "\(kii)/users", template: kiiUsers, body: #"{"loginName":"x"}"#,
+                headers: OpenAPIDocumentTests.kiiBasic, errorMember: "errorCode"
+            ),
+            ErrorCase(
+                method: .post, path: "\(kii)/users", template: kiiUsers, body: "<xml/>",
+                headers: OpenAPIDocumentTests.kiiBasic.merging([.contentType: "application/xml"]), errorMember: "errorCode"
+            ),
+            ErrorCase(method: .get, path: "\(kii)/users/me", template: "/api/apps/{appID}/users/me", errorMember: "errorCode"),
+            ErrorCase(
+                method: .get, path: "\(kii)/users/FOO:bar", template: "/api/apps/{appID}/users/{user}",
+                headers: OpenAPIDocumentTests.kiiBasic, errorMember: "errorCode"
+            ),
+            ErrorCase(
+                method: .post, path: "\(kii)/oauth2/token", template: "/api/apps/{appID}/oauth2/token",
+                body: #"{"username":"nobody","password":"x"}"#, headers: OpenAPIDocumentTests.kiiBasic, errorMember: "errorCode"
+            ),
+            ErrorCase(
+                method: .get, path: "\(kii)/users/LOGIN_NAME:nobody/email-address/verify?code=1",
+                template: "/api/apps/{appID}/users/{user}/email-address/verify", errorMember: "errorCode"
+            ),
+            ErrorCase(method: .get, path: "/_understudy/state?app=nope", template: "/_understudy/state", errorMember: "error"),
+            ErrorCase(method: .get, path: "/_understudy/state?limit=-1", template: "/_understudy/state", errorMember: "error"),
+            ErrorCase(method: .post, path: "/_understudy/faults", template: "/_understudy/faults", body: "{}", errorMember: "error"),
+            ErrorCase(
+                method: .delete, path: "/_understudy/faults/backendless/99", template: "/_understudy/faults/{app}/{id}",
+                errorMember: "error"
+            ),
+            ErrorCase(
+                method: .post, path: "/_understudy/clock/set", template: "/_understudy/clock/set", body: #"{"now":1e300}"#,
+                errorMember: "error"
+            ),
+            ErrorCase(
+                method: .post, path: "/_understudy/lua", template: "/_understudy/lua", body: "{}",
+                headers: [.contentType: "application/json"], errorMember: "error"
+            ),
+            ErrorCase(method: .post, path: "/_understudy/lua", template: "/_understudy/lua", body: "error('boom')", errorMember: "error"),
+        ]
+    }()
+
+    @Test("an error's status is one the document gives for that operation, in the area's shape", arguments: errorCases)
+    func documentedErrorStatus(_ item: ErrorCase) async throws {
+        let document = try OpenAPIDocument.load()
+        guard let operation = document.operation(item.method, item.template) else {
+            Issue.record("\(item.method.rawValue) \(item.template) is not in docs/openapi.yaml")
+            return
+        }
+        try await withServer { _, client in
+            var headers = item.headers
+            if item.body != nil, headers[.contentType] == nil, !item.template.hasPrefix("/_understudy/lua") {
+                headers[.contentType] = "application/json"
+            }
+            let reply = try await client.send(item.method, item.path, text: item.body, headers: headers)
+            #expect(reply.status >= 400, "\(item) answered \(reply.status): \(reply.text)")
+            #expect(
+                operation.statuses.contains(String(reply.status)),
+                "\(item) answered \(reply.status), which docs/openapi.yaml does not list for \(item.template) (it lists \(operation.statuses.sorted()))"
+            )
+            #expect(reply.json(item.errorMember) != nil, "\(item): \(reply.text.prefix(200))")
+        }
+    }
+
+    @Test("without the control token, every control operation answers a documented 401")
+    func controlTokenStatus() async throws {
+        let document = try OpenAPIDocument.load()
+        try await withServer(ServerOptions(port: 0, controlToken: "secret")) { server, client in
+            for route in server.routeDescriptions where route.area == .control {
+                guard let operation = document.operation(route.method, route.path) else {
+                    Issue.record("\(route.method.rawValue) \(route.path) is not in docs/openapi.yaml")
+                    continue
+                }
+                let path = route.path.replacingOccurrences(of: "{app}", with: "backendless").replacingOccurrences(of: "{id}", with: "1")
+                let reply = try await client.send(route.method, path)
+                #expect(reply.status == 401, "\(route.method.rawValue) \(path)")
+                #expect(operation.statuses.contains("401"), "\(route.method.rawValue) \(route.path) does not document 401")
+            }
+        }
+    }
+}
+
+extension HTTPFields {
+    /// These fields plus `other` (whose values win).
+    fileprivate func merging(_ other: HTTPFields) -> HTTPFields {
+        var result = self
+        for field in other { result[field.name] = field.value }
+        return result
+    }
+}
