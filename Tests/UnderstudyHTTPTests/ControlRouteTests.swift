@@ -310,9 +310,18 @@ struct ControlRouteTests {
         }
     }
 
-    @Test("a fault goes to the first app whose flavour knows its operation, or to the app named")
+    @Test("a fault goes to the app named, else to the first app that knows its operation and its kind of code")
     func faultDefaultApp() async throws {
         try await withServer { _, client in
+            // users.login exists in both flavours: an errorCode string means the Kii app, a number Backendless.
+            let kiiCode = try await client.send(
+                .post, "/_understudy/faults", json: #"{"op":"users.login","code":"RESOURCE_TEMPORARILY_UNAVAILABLE","status":503}"#
+            )
+            #expect(kiiCode.json("app") == "understudy-kii-app", "\(kiiCode.text)")
+            let backendlessCode = try await client.send(.post, "/_understudy/faults", json: #"{"op":"users.login","code":3036}"#)
+            #expect(backendlessCode.json("app") == "UNDERSTUDY-APP", "\(backendlessCode.text)")
+            #expect(try await client.send(.delete, "/_understudy/faults").json("cleared") == 2)
+
             let kiiOnly = try await client.send(
                 .post, "/_understudy/faults", json: #"{"op":"users.verify_email","code":"INVALID_INPUT_DATA"}"#
             )
@@ -347,7 +356,7 @@ struct ControlRouteTests {
                 (#"{"code":3033}"#, "fault.op is required (one of: users.register"),
                 (#"{"op":"users.explode","code":3033}"#, "unknown operation 'users.explode' in fault.op (known: users.register"),
                 (#"{"op":7,"code":3033}"#, "fault.op must be a string"),
-                (#"{"op":"users.register","code":"abc"}"#, "fault.code of a Backendless backend is an error number"),
+                (#"{"app":"backendless","op":"users.register","code":"abc"}"#, "fault.code of a Backendless backend is an error number"),
                 (#"{"op":"users.register","code":1.5}"#, "fault.code must be an integer or a non-empty string, got number"),
                 (#"{"app":"kii","op":"users.register","code":401}"#, "fault.code of a Kii backend is an errorCode string"),
                 (#"{"op":"users.register","code":3033,"status":700}"#, "fault.status must be an HTTP status"),

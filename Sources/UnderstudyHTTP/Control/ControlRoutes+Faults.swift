@@ -39,18 +39,26 @@ extension ControlRoutes {
         return Reply(status: 201, body: body)
     }
 
-    /// The app a fault goes to: `app` when given; else the first app whose flavour knows the operation; else the
-    /// first app (whose check then lists the operations it knows).
+    /// The app a fault goes to: `app` when given; else the first app whose flavour knows the operation and whose
+    /// kind of code it is (a Kii errorCode string such as `"USER_NOT_FOUND"` goes to a Kii app, a number or a
+    /// numeric string to a Backendless app); else the first app that knows the operation; else the first app
+    /// (whose check then lists the operations it knows).
     static func faultApp(_ request: ControlRequest, _ fields: [String: JSON]) throws(ControlRefusal) -> any EmulatedApp {
         switch fields["app"] {
         case .string(let name)?: return try request.app(named: name, field: "fault.app")
         case nil, .null?: break
         case let other?: throw .invalid("fault.app must be a string (an app id), got \(other.kindName)")
         }
-        if case .string(let operation)? = fields["op"],
-            let app = request.stage.apps.first(where: { type(of: $0).operations.contains(operation) })
-        {
-            return app
+        if case .string(let operation)? = fields["op"] {
+            let knowing = request.stage.apps.filter { type(of: $0).operations.contains(operation) }
+            let kiiCode: Bool? =
+                switch fields["code"] {
+                case .string(let text)?: Int(text) == nil
+                case .integer?, .number?: false
+                default: nil
+                }
+            if let kiiCode, let app = knowing.first(where: { ($0 is KiiApp) == kiiCode }) { return app }
+            if let app = knowing.first { return app }
         }
         guard let first = request.stage.apps.first else { throw ControlRefusal(404, "UNKNOWN_APP", "the server has no apps") }
         return first
