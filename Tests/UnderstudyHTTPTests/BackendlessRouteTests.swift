@@ -360,7 +360,7 @@ struct BackendlessRouteTests {
         }
     }
 
-    @Test("a drop fault closes the connection without a reply; a delay fault answers late")
+    @Test("a drop fault closes the connection without a reply; a delay fault answers late; the journal says which")
     func networkFaults() async throws {
         let setup = """
             local app = understudy.backendless{}
@@ -369,7 +369,7 @@ struct BackendlessRouteTests {
             """
         var options = ServerOptions(port: 0)
         options.setupScript = ScenarioFile(path: "setup.lua", contents: Array(setup.utf8))
-        try await withLiveServer(options) { _, client in
+        try await withLiveServer(options) { server, client in
             let start = ContinuousClock.now
             let slow = try await client.send(.post, "\(backendless)/users/register", json: alice)
             #expect(slow.status == 200)
@@ -378,6 +378,10 @@ struct BackendlessRouteTests {
             await #expect(throws: (any Error).self) {
                 _ = try await client.send(.post, "\(backendless)/users/login", json: #"{"login":"a","password":"b"}"#)
             }
+            let entries = server.withStage { $0.session.journal.entries(matching: JournalFilter()) }
+            #expect(entries.map(\.operation) == ["users.register", "users.login"])
+            #expect(entries.map(\.delayMilliseconds) == [150, 0])
+            #expect(entries.map(\.connectionDropped) == [false, true])
         }
     }
 

@@ -22,11 +22,15 @@ public struct JournalEntry: Sendable, Hashable {
     public var code: Value?
     /// The virtual time of the answering app's clock, in seconds.
     public var time: Double
+    /// How long an injected fault held the reply back, in milliseconds (0: not held).
+    public var delayMilliseconds: Int
+    /// True when an injected fault closed the connection instead of replying: the client saw no `status`.
+    public var connectionDropped: Bool
 
     public init(
         method: String, path: String, query: String = "", flavour: String? = nil, appID: String? = nil,
         operation: String? = nil, body: String = "", json: Value? = nil, status: Int, code: Value? = nil,
-        time: Double = 0
+        time: Double = 0, delayMilliseconds: Int = 0, connectionDropped: Bool = false
     ) {
         self.sequence = 0
         self.method = method
@@ -40,6 +44,8 @@ public struct JournalEntry: Sendable, Hashable {
         self.status = status
         self.code = code
         self.time = time
+        self.delayMilliseconds = delayMilliseconds
+        self.connectionDropped = connectionDropped
     }
 }
 

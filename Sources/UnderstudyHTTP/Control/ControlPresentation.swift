@@ -185,8 +185,8 @@ enum ControlPresentation {
 
     // MARK: Journal
 
-    /// `{"seq","method","path","query","flavour","app_id","op","body","json","status","code","time"}`; absent
-    /// values are null.
+    /// `{"seq","method","path","query","flavour","app_id","op","body","json","status","code","time","delay_ms",
+    /// "connection_dropped"}`; absent values are null.
     static func entry(_ entry: JournalEntry) -> JSON {
         [
             "seq": .integer(Int64(entry.sequence)), "method": .string(entry.method), "path": .string(entry.path),
@@ -194,6 +194,7 @@ enum ControlPresentation {
             "app_id": entry.appID.map(JSON.string) ?? .null, "op": entry.operation.map(JSON.string) ?? .null,
             "body": .string(entry.body), "json": entry.json.map(JSON.init) ?? .null, "status": .integer(Int64(entry.status)),
             "code": entry.code.map(JSON.init) ?? .null, "time": .number(entry.time),
+            "delay_ms": .integer(Int64(entry.delayMilliseconds)), "connection_dropped": .bool(entry.connectionDropped),
         ]
     }
 

@@ -131,7 +131,8 @@ public final class UnderstudyServer: Sendable {
             JournalEntry(
                 method: exchange.method.rawValue, path: exchange.path, query: exchange.query, flavour: exchange.flavour,
                 appID: exchange.appID, operation: exchange.operation, body: exchange.bodyText, json: json,
-                status: reply.status, code: reply.code, time: app?.clock.now ?? 0
+                status: reply.status, code: reply.code, time: app?.clock.now ?? 0,
+                delayMilliseconds: reply.delayMilliseconds, connectionDropped: reply.dropConnection
             )
         )
     }

@@ -133,6 +133,10 @@ enum ServedBindings {
         }
         lua_pushnumber(L, entry.time)
         LuaValues.setField(L, table, "time")
+        lua_pushinteger(L, lua_Integer(entry.delayMilliseconds))
+        LuaValues.setField(L, table, "delay_ms")
+        lua_pushboolean(L, entry.connectionDropped ? 1 : 0)
+        LuaValues.setField(L, table, "connection_dropped")
     }
 
     /// `understudy.journal.entries(filter?)`: the matching requests, oldest first.
