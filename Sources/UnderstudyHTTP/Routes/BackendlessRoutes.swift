@@ -27,7 +27,7 @@ enum BackendlessRoutes {
     // MARK: Plumbing
 
     /// A reply that is not a `BackendlessError` (a body of the wrong shape, say), thrown from a handler.
-    struct Refusal: Error {
+    struct Refusal: ReplyingError {
         var reply: Reply
     }
 
@@ -43,19 +43,7 @@ enum BackendlessRoutes {
         guard let app = exchange.stage.backendless[appID], app.settings.apiKey == exchange.parameters["apiKey"] else {
             return BackendlessError.catalogue(2002).reply
         }
-        app.faults.lastFired = nil
-        var reply: Reply
-        do {
-            reply = try body(app, &exchange)
-        } catch let error as BackendlessError {
-            reply = error.reply
-        } catch let refusal as Refusal {
-            reply = refusal.reply
-        } catch {
-            reply = ServerFailures.reply(.backendless, status: 500, backendlessCode: 8001, kiiCode: "", message: "\(error)")
-        }
-        reply.apply(app.faults.lastFired)
-        return reply
+        return Reply.answer(.backendless, app: app) { try body(app, &exchange) }
     }
 
     /// The JSON body as an object's members; nil for an empty body. Refuses other content types and shapes.

@@ -46,7 +46,7 @@ enum KiiRoutes {
     // MARK: Plumbing
 
     /// A reply that is not a `KiiError` (a body of the wrong shape, say), thrown from a handler.
-    struct Refusal: Error {
+    struct Refusal: ReplyingError {
         var reply: Reply
     }
 
@@ -79,19 +79,7 @@ enum KiiRoutes {
             reply.body = reply.body.map { appending($0, "appID", .string(id)) }
             return reply
         }
-        app.faults.lastFired = nil
-        var reply: Reply
-        do {
-            reply = try body(app, &exchange)
-        } catch let error as KiiError {
-            reply = error.reply
-        } catch let refusal as Refusal {
-            reply = refusal.reply
-        } catch {
-            reply = ServerFailures.reply(.kii, status: 500, backendlessCode: 8001, kiiCode: "UNDEFINED_ERROR", message: "\(error)")
-        }
-        reply.apply(app.faults.lastFired)
-        return reply
+        return Reply.answer(.kii, app: app) { try body(app, &exchange) }
     }
 
     static func appending(_ object: JSON, _ key: String, _ value: JSON) -> JSON {

@@ -1,8 +1,8 @@
-public import Hummingbird
-public import HTTPTypes
-public import HummingbirdCore
-public import NIOCore
-public import NIOHTTPTypes
+internal import Hummingbird
+internal import HTTPTypes
+internal import HummingbirdCore
+internal import NIOCore
+internal import NIOHTTPTypes
 
 /// A channel handler that closes the connection instead of writing a response marked with `marker`: how an
 /// injected fault with `drop = true` makes the client see a connection closed without a reply.

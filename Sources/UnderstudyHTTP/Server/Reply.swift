@@ -90,3 +90,29 @@ extension KiiError {
         return reply
     }
 }
+
+/// An error that knows the HTTP reply it stands for.
+protocol ReplyingError: Error {
+    var reply: Reply { get }
+}
+
+extension BackendlessError: ReplyingError {}
+extension KiiError: ReplyingError {}
+
+extension Reply {
+    /// Runs a route's `body` against `app`: a thrown error becomes its own reply (an unexpected one a 500 in the
+    /// area's shape), and the fault that fired, if any, adds its latency or dropped connection.
+    static func answer(_ area: RouteArea, app: some EmulatedApp, _ body: () throws -> Reply) -> Reply {
+        app.faults.lastFired = nil
+        var reply: Reply
+        do {
+            reply = try body()
+        } catch let error as any ReplyingError {
+            reply = error.reply
+        } catch {
+            reply = ServerFailures.reply(area, status: 500, backendlessCode: 8001, kiiCode: "UNDEFINED_ERROR", message: "\(error)")
+        }
+        reply.apply(app.faults.lastFired)
+        return reply
+    }
+}

@@ -147,16 +147,7 @@ public final class LiveSession {
             )
             let status = us_run_scenario(L, Int32(declaration.index), lua_Integer(Int64(bitPattern: seed)))
             if status != LUA_OK {
-                let failure = state.failure(status: status)
-                if let reason = failure.skipReason {
-                    outcome.status = .skipped
-                    outcome.message = reason
-                } else {
-                    outcome.status = .failed
-                    outcome.message = failure.message
-                    outcome.location = failure.location
-                    outcome.traceback = failure.traceback.map(ScenarioSession.tidy)
-                }
+                outcome.settle(with: state.failure(status: status))
                 if state.isSpent { us_recover(L) }
             }
             outcome.output = state.takeOutput()

@@ -42,6 +42,22 @@ public struct ScenarioOutcome: Sendable {
     public var duration: Double
 }
 
+extension ScenarioOutcome {
+    /// Records what the scenario raised: skipped when it asked to be (`skip(reason)`), failed otherwise, with
+    /// the message, location and a tidied traceback.
+    mutating func settle(with failure: LuaFailure) {
+        if let reason = failure.skipReason {
+            status = .skipped
+            message = reason
+        } else {
+            status = .failed
+            message = failure.message
+            location = failure.location
+            traceback = failure.traceback.map(ScenarioSession.tidy)
+        }
+    }
+}
+
 /// A file that could not be loaded (a syntax error, or an error while declaring its scenarios).
 public struct LoadError: Error, Sendable {
     public var file: String

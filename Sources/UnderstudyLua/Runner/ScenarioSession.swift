@@ -98,15 +98,7 @@ final class ScenarioSession {
         let status = us_run_scenario(state.L, Int32(index), lua_Integer(Int64(bitPattern: scenarioSeed)))
         if status != LUA_OK {
             let failure = state.failure(status: status)
-            if let reason = failure.skipReason {
-                outcome.status = .skipped
-                outcome.message = reason
-            } else {
-                outcome.status = .failed
-                outcome.message = failure.message
-                outcome.location = failure.location
-                outcome.traceback = failure.traceback.map(Self.tidy)
-            }
+            outcome.settle(with: failure)
             if failure.fatal { self.state = nil }
         }
         outcome.output = state.takeOutput()
