@@ -1,6 +1,6 @@
 internal import Foundation
 public import HTTPTypes
-public import Understudy
+internal import Understudy
 
 /// One request as a route handler sees it, inside the server's lock: the stage, the request, and the notes the
 /// handler leaves for the journal.

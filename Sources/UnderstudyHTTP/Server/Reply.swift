@@ -1,5 +1,5 @@
-public import Hummingbird
-public import HTTPTypes
+internal import Hummingbird
+internal import HTTPTypes
 public import Understudy
 
 /// What a route answers, before it becomes a response: status, JSON body, and what the journal and the network

@@ -1,5 +1,5 @@
-public import HTTPTypes
-public import Understudy
+internal import HTTPTypes
+internal import Understudy
 
 /// The replies for requests that go wrong before (or around) a backend: no such route, a body too large or not
 /// JSON, a missing control token. Each in the shape of the area the path belongs to, so an SDK parses it.
