@@ -402,6 +402,25 @@ static int us_safe_collectgarbage(lua_State *L) {
     return lua_gettop(L);
 }
 
+/* setmetatable without finalizers. Lua runs __gc metamethods with hooks switched off (lgc.c, GCTM), so no
+   instruction budget could stop a finalizer that loops, during a scenario or when the state closes. An object
+   is marked for finalization only when its metatable has __gc at the moment it is set (Lua 5.4 manual, 2.5.3),
+   and a sandboxed script has no other way to make one, so refusing such a metatable here closes that door. */
+static int us_safe_setmetatable(lua_State *L) {
+    if (lua_type(L, 2) == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc");
+        int type = lua_rawget(L, 2);
+        lua_pop(L, 1);
+        if (type != LUA_TNIL)
+            return luaL_error(L, "setmetatable: a metatable with __gc is not available in scenarios "
+                                 "(finalizers run outside the instruction budget)");
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
 /* scenario(name, fn) / scenario(name, options, fn) */
 static int us_scenario(lua_State *L) {
     if (lua_type(L, 1) != LUA_TSTRING)
@@ -498,6 +517,9 @@ static int us_open_sandbox_protected(lua_State *L) {
         lua_getglobal(L, "collectgarbage");
         lua_pushcclosure(L, us_safe_collectgarbage, 1);
         lua_setglobal(L, "collectgarbage");
+        lua_getglobal(L, "setmetatable");
+        lua_pushcclosure(L, us_safe_setmetatable, 1);
+        lua_setglobal(L, "setmetatable");
     }
     lua_pushcfunction(L, us_print);
     lua_setglobal(L, "print");
