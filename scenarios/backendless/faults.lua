@@ -189,3 +189,39 @@ scenario("injecting a fault for an unknown operation name raises a Lua error", f
   local app = understudy.backendless()
   expect.fails(function() app.faults.inject{ op = "users.signup", code = 3021 } end, "users.signup")
 end)
+
+scenario("a when predicate may read its fault's hits: here it lets the first two logins fail, then no more", function()
+  local app = app_with_bond()
+  local fault
+  fault = app.faults.inject{ op = "users.login", code = 3000, when = function() return fault.hits < 2 end }
+  expect.error(3000, app.users.login(BOND, PASSWORD))
+  expect.error(3000, app.users.login(BOND, PASSWORD))
+  expect.ok(app.users.login(BOND, PASSWORD))
+  expect.equal(fault.hits, 2)
+end)
+
+scenario("a when predicate may change the faults and call the app; its own calls skip its own fault", function()
+  local app = understudy.backendless()
+  local seen = 0
+  app.faults.inject{ op = "users.register", code = 3021, when = function(args)
+    seen = seen + 1
+    -- a call the predicate makes is not subject to this fault (so no endless recursion): it registers
+    app.users.register{ email = "shadow-" .. args[1].email, password = PASSWORD }
+    app.faults.inject{ op = "users.login", code = 3034, times = 1 }
+    return true
+  end }
+  expect.error(3021, app.users.register{ email = BOND, password = PASSWORD })
+  expect.equal(seen, 1)
+  expect.ok(app.users.find("shadow-" .. BOND))
+  expect.is_nil(app.users.find(BOND))
+  expect.error(3034, app.users.login("shadow-" .. BOND, PASSWORD))
+  expect.ok(app.users.login("shadow-" .. BOND, PASSWORD))
+end)
+
+scenario("a when predicate may remove its own fault: the call it was deciding then goes through", function()
+  local app = understudy.backendless()
+  local fault
+  fault = app.faults.inject{ op = "users.register", code = 3021, when = function() fault:remove() return true end }
+  expect.ok(app.users.register{ email = BOND, password = PASSWORD })
+  expect.equal(fault.hits, 0)
+end)

@@ -53,7 +53,7 @@ public final class BackendlessApp: EmulatedApp {
 
     /// Throws the fault's error when one applies to this call.
     func checkFaults(_ operation: String, _ arguments: @autoclosure () -> Value) throws(BackendlessError) {
-        if let fault = faults.trigger(operation, arguments: arguments()), fault.code != nil { throw failure(for: fault) }
+        if let fault = triggerFault(operation, arguments: arguments()), fault.code != nil { throw failure(for: fault) }
     }
 
     func identityKey(_ value: Value) -> IndexKey? {

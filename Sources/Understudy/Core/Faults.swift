@@ -66,6 +66,8 @@ public struct FaultInjector {
     public private(set) var active: [Fault] = []
     private var finishedHits: [Int: Int] = [:]
     private var nextID = 1
+    /// The faults whose `when` predicate is running: calls made by a predicate are not subject to its own fault.
+    var evaluating: Set<Int> = []
     private var random: SeededGenerator
     /// The fault that fired last, for the HTTP server's latency and dropped connections. Set it to nil before a
     /// call to see whether that call fired one.
@@ -114,34 +116,47 @@ public struct FaultInjector {
         active.removeAll()
     }
 
-    /// The fault that fails this call of `operation`, if one applies. Counts the hit.
-    public mutating func trigger(_ operation: String, arguments: @autoclosure () -> Value) -> Fault? {
-        if active.isEmpty { return nil }
-        var index = 0
+    /// Counts a hit of the fault with this id, which a call of its operation matched (its `when` predicate, if
+    /// any, said yes): draws its probability, counts down `times`, and records it as `lastFired`. Returns the
+    /// fault when it fires, nil when the draw spared the call or the fault is gone (its predicate removed it).
+    public mutating func fire(_ id: Int) -> Fault? {
+        guard let index = active.firstIndex(where: { $0.id == id }) else { return nil }
+        if active[index].probability < 1 {
+            let draw = Double(random.next() >> 11) * 0x1p-53
+            guard draw < active[index].probability else { return nil }
+        }
+        active[index].hits += 1
+        let fired = active[index]
+        lastFired = fired
+        if let remaining = fired.remaining {
+            if remaining <= 1 {
+                finishedHits[fired.id] = fired.hits
+                active.remove(at: index)
+            } else {
+                active[index].remaining = remaining - 1
+            }
+        }
+        return fired
+    }
+}
+
+extension EmulatedApp {
+    /// The fault that fails this call of `operation`, if one applies; counts its hit. A `when` predicate runs
+    /// while the app's faults are not being changed, so it may read `hits`, inject or remove faults, and call
+    /// the app; the calls it makes are not subject to its own fault (no endless recursion).
+    public func triggerFault(_ operation: String, arguments: @autoclosure () -> Value) -> Fault? {
+        let candidates = faults.active  // a copy: what predicates do to the faults does not disturb this loop
+        if candidates.isEmpty { return nil }
         var lazyArguments: Value?
-        while index < active.count {
-            defer { index += 1 }
-            guard active[index].operation == operation else { continue }
-            if let condition = active[index].condition {
+        for candidate in candidates where candidate.operation == operation && !faults.evaluating.contains(candidate.id) {
+            if let condition = candidate.condition {
                 if lazyArguments == nil { lazyArguments = arguments() }
-                guard condition(lazyArguments!) else { continue }
+                faults.evaluating.insert(candidate.id)
+                let applies = condition(lazyArguments!)
+                faults.evaluating.remove(candidate.id)
+                guard applies else { continue }
             }
-            if active[index].probability < 1 {
-                let draw = Double(random.next() >> 11) * 0x1p-53
-                guard draw < active[index].probability else { continue }
-            }
-            active[index].hits += 1
-            let fired = active[index]
-            lastFired = fired
-            if let remaining = active[index].remaining {
-                if remaining <= 1 {
-                    finishedHits[fired.id] = fired.hits
-                    active.remove(at: index)
-                } else {
-                    active[index].remaining = remaining - 1
-                }
-            }
-            return fired
+            if let fired = faults.fire(candidate.id) { return fired }
         }
         return nil
     }

@@ -57,7 +57,7 @@ public final class KiiApp: EmulatedApp {
 
     /// Throws the fault's error when one applies to this call.
     func checkFaults(_ operation: String, _ arguments: @autoclosure () -> Value) throws(KiiError) {
-        if let fault = faults.trigger(operation, arguments: arguments()), fault.code != nil { throw KiiError(fault: fault) }
+        if let fault = triggerFault(operation, arguments: arguments()), fault.code != nil { throw KiiError(fault: fault) }
     }
 
     /// The stored user with this userID; 404 `USER_NOT_FOUND` otherwise.
