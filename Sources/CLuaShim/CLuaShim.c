@@ -188,6 +188,25 @@ void us_push_swift_function(lua_State *L, us_swift_fn fn, int extra) {
 /* ------------------------------------------------------------------------------------------------------ */
 /* Protected calls and the message handler.                                                                 */
 
+/* Describing an error object may run its __tostring (scenario code) while the budget is switched off: it gets
+   an allowance of its own, which, once spent, raises at every instruction (a pcall inside cannot outrun it). */
+#define US_DESCRIBE_BUDGET 1000000
+
+static void us_describe_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    lua_sethook(L, us_describe_hook, LUA_MASKCOUNT, 1);
+    lua_pushliteral(L, "describing the error object ran past its instruction allowance");
+    lua_error(L);
+}
+
+/* Calls the function below its argument on the stack, protected and under the describing allowance. */
+static int us_describe_call(lua_State *L) {
+    lua_sethook(L, us_describe_hook, LUA_MASKCOUNT, US_DESCRIBE_BUDGET);
+    int status = lua_pcallk(L, 1, 1, 0, 0, NULL);
+    lua_sethook(L, NULL, 0, 0);
+    return status;
+}
+
 static int us_describe_fallback(lua_State *L) {
     /* Runs protected: luaL_tolstring may call __tostring. */
     luaL_tolstring(L, 1, NULL);
@@ -217,7 +236,7 @@ static int us_message_handler(lua_State *L) {
             int described = 0;
             if (lua_rawgetp(L, LUA_REGISTRYINDEX, &us_key_describe) == LUA_TFUNCTION) {
                 lua_pushvalue(L, 1);
-                described = lua_pcallk(L, 1, 1, 0, 0, NULL) == LUA_OK && lua_type(L, -1) == LUA_TSTRING;
+                described = us_describe_call(L) == LUA_OK && lua_type(L, -1) == LUA_TSTRING;
                 if (!described) lua_pop(L, 1);
             } else {
                 lua_pop(L, 1);
@@ -225,7 +244,7 @@ static int us_message_handler(lua_State *L) {
             if (!described) {
                 lua_pushcfunction(L, us_describe_fallback);
                 lua_pushvalue(L, 1);
-                if (lua_pcallk(L, 1, 1, 0, 0, NULL) != LUA_OK) {
+                if (us_describe_call(L) != LUA_OK) {
                     lua_pop(L, 1);
                     lua_pushstring(L, "(an error object that cannot be described)");
                 }
@@ -421,6 +440,32 @@ static int us_safe_setmetatable(lua_State *L) {
     return lua_gettop(L);
 }
 
+/* The message handler xpcall is given, guarded. When the budget or the memory cap is gone, the error is raised
+   from inside the count hook, and Lua calls the message handler right there, with hooks switched off: a handler
+   that loops would never be stopped. So once the scenario is spent no scenario code runs; the error goes on. */
+static int us_guarded_handler(lua_State *L) {
+    if (us_info_of(L)->fatal != US_FATAL_NONE) {
+        lua_settop(L, 1);
+        return 1;
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+/* xpcall(f, msgh, ...) with msgh guarded. */
+static int us_safe_xpcall(lua_State *L) {
+    luaL_checkany(L, 2);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, us_guarded_handler, 1);
+    lua_replace(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
 /* scenario(name, fn) / scenario(name, options, fn) */
 static int us_scenario(lua_State *L) {
     if (lua_type(L, 1) != LUA_TSTRING)
@@ -521,6 +566,10 @@ static int us_open_sandbox_protected(lua_State *L) {
         lua_pushcclosure(L, us_safe_setmetatable, 1);
         lua_setglobal(L, "setmetatable");
     }
+    /* In both modes: the budget holds whatever library is open. */
+    lua_getglobal(L, "xpcall");
+    lua_pushcclosure(L, us_safe_xpcall, 1);
+    lua_setglobal(L, "xpcall");
     lua_pushcfunction(L, us_print);
     lua_setglobal(L, "print");
     lua_pushcfunction(L, us_scenario);
