@@ -39,7 +39,7 @@ public struct JUnitReporter: Sendable {
             for event in events {
                 switch event {
                 case .loadFailed(let error):
-                    xml += "    <testcase classname=\(Self.attribute(className)) name=\"(file did not load)\" file=\(Self.attribute(file)) time=\"0\">\n"
+                    xml += "    <testcase classname=\(Self.attribute(className)) name=\"(file did not load)\" file=\(Self.attribute(file)) time=\"0.000000\">\n"
                     xml += "      <failure message=\(Self.attribute(error.message)) type=\"LoadError\">\(Self.text(error.message + "\n" + (error.traceback ?? "")))</failure>\n"
                     xml += "    </testcase>\n"
                 case .finished(let outcome):
@@ -70,8 +70,14 @@ public struct JUnitReporter: Sendable {
         return xml
     }
 
+    /// Seconds as an `xs:decimal` with six decimals (`0.000040`, never `4e-05`).
     static func seconds(_ value: Double) -> String {
-        String((value * 1_000_000).rounded() / 1_000_000)
+        guard value.isFinite, value > 0 else { return "0.000000" }
+        let micros = (value * 1_000_000).rounded()
+        guard micros < 9e15 else { return "9000000000.000000" }
+        let total = Int64(micros)
+        let fraction = String(total % 1_000_000)
+        return "\(total / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
     }
 
     /// `scenarios/backendless/login.lua` → `scenarios.backendless.login`.
@@ -82,7 +88,8 @@ public struct JUnitReporter: Sendable {
         return name.replacingAll("/", with: ".")
     }
 
-    /// Escapes text for XML, dropping characters XML 1.0 cannot carry.
+    /// Escapes text for XML. Characters XML 1.0 cannot carry (and the discouraged DEL and C1 controls) become
+    /// visible `\u0001` escapes; a carriage return is kept as `&#13;`.
     static func text(_ value: String) -> String {
         var result = ""
         result.reserveCapacity(value.utf8.count)
@@ -92,10 +99,11 @@ public struct JUnitReporter: Sendable {
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
-            case "\n", "\t", "\r": result.unicodeScalars.append(scalar)
+            case "\r": result += "&#13;"
+            case "\n", "\t": result.unicodeScalars.append(scalar)
             default:
-                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) {
-                    result += "?"
+                if TextEscaping.isControl(scalar) || (0xFFFE...0xFFFF).contains(scalar.value) {
+                    result += TextEscaping.unicodeEscape(scalar)
                 } else {
                     result.unicodeScalars.append(scalar)
                 }
@@ -104,7 +112,8 @@ public struct JUnitReporter: Sendable {
         return result
     }
 
+    /// A quoted attribute value; line feeds and tabs as character references so parsers keep them.
     static func attribute(_ value: String) -> String {
-        "\"" + text(value).replacingAll("\n", with: "&#10;") + "\""
+        "\"" + text(value).replacingAll("\n", with: "&#10;").replacingAll("\t", with: "&#9;") + "\""
     }
 }

@@ -10,23 +10,28 @@ public struct PrettyReporter: Sendable {
 
     /// The lines for one event (streamed as the run goes).
     public func render(_ event: SuiteEvent, previousFile: String?) -> String {
+        TextEscaping.visible(renderRaw(event, previousFile: previousFile))
+    }
+
+    private func renderRaw(_ event: SuiteEvent, previousFile: String?) -> String {
         var text = ""
         switch event {
         case .loadFailed(let error):
-            text += "\(error.file)\n"
+            text += "\(TextEscaping.inline(error.file))\n"
             text += "  ✗ the file did not load\n"
             text += Self.indent(error.message, by: 6)
             if let traceback = error.traceback, !traceback.isEmpty { text += Self.indent(traceback, by: 6) }
         case .finished(let outcome):
-            if outcome.file != previousFile { text += "\(outcome.file)\n" }
+            if outcome.file != previousFile { text += "\(TextEscaping.inline(outcome.file))\n" }
+            let name = TextEscaping.inline(outcome.declaration.name)
             switch outcome.status {
             case .passed:
-                text += "  ✓ \(outcome.declaration.name)\n"
+                text += "  ✓ \(name)\n"
                 if verbose, !outcome.output.isEmpty { text += Self.section("output", outcome.output) }
             case .skipped:
-                text += "  - \(outcome.declaration.name) (skipped: \(outcome.message ?? "no reason given"))\n"
+                text += "  - \(name) (skipped: \(TextEscaping.inline(outcome.message ?? "no reason given")))\n"
             case .failed:
-                text += "  ✗ \(outcome.declaration.name)\n"
+                text += "  ✗ \(name)\n"
                 text += Self.indent(outcome.message ?? "failed", by: 6)
                 let location = outcome.location ?? "\(outcome.file):\(outcome.declaration.line) (the scenario's declaration)"
                 text += "      at \(location)\n"

@@ -29,21 +29,38 @@ public struct TAPReporter: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A YAML block as TAP 13 expects it.
+    /// A YAML block as TAP 13 expects it, every value a double-quoted scalar on one line (multi-line block
+    /// scalars are beyond Perl's TAP::Parser, which `prove` uses).
     static func diagnostics(_ fields: [String: String]) -> [String] {
         var lines = ["  ---"]
         for key in ["message", "at", "file", "output", "traceback"] {
             guard let value = fields[key] else { continue }
-            lines.append("  \(key): |-")
-            for line in value.split(separator: "\n", omittingEmptySubsequences: false) { lines.append("    \(line)") }
+            lines.append("  \(key): \(TextEscaping.yamlQuoted(value))")
         }
         lines.append("  ...")
         return lines
     }
 
-    /// A TAP description may not contain `#` (a directive) or a line break.
+    /// A TAP description on one line: `\\` and `\#` escaped (so no `#` starts a directive), control characters
+    /// as `\n`, `\t`, `\r` or `\u001B`.
     static func clean(_ text: String) -> String {
-        text.replacingAll("#", with: "\\#").replacingAll("\n", with: " ")
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "#": result += "\\#"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            default:
+                if TextEscaping.isControl(scalar) {
+                    result += TextEscaping.unicodeEscape(scalar)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
     }
 }
 

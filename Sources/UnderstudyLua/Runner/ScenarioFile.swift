@@ -2,11 +2,33 @@
 public struct ScenarioFile: Sendable, Hashable {
     /// The path as shown in reports (relative when the user gave a relative path).
     public var path: String
+    /// The text as Lua loads it: like `lua file.lua`, without a leading UTF-8 BOM, and with a first line that
+    /// starts with `#` (a shebang) blanked, its newline kept so line numbers stay right.
     public var contents: [UInt8]
+    /// Why the file cannot load before Lua sees it (discovery met a broken symbolic link).
+    public var problem: String?
 
     public init(path: String, contents: [UInt8]) {
         self.path = path
-        self.contents = contents
+        self.contents = Self.loadable(contents)
+    }
+
+    /// A file that reports `problem` as its load error.
+    init(path: String, problem: String) {
+        self.path = path
+        self.contents = []
+        self.problem = problem
+    }
+
+    /// Drops a leading UTF-8 BOM and blanks a first line that starts with `#`, as `luaL_loadfilex` does.
+    static func loadable(_ bytes: [UInt8]) -> [UInt8] {
+        var start = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "#") else {
+            return start == 0 ? bytes : Array(bytes[start...])
+        }
+        let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+        return Array(bytes[newline...])
     }
 }
 

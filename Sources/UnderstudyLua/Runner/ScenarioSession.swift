@@ -22,6 +22,7 @@ final class ScenarioSession {
     }
 
     private func makeState() throws(LoadError) -> LuaState {
+        if let problem = file.problem { throw LoadError(file: file.path, message: problem) }
         let state: LuaState
         do {
             state = try LuaState(limits: limits, randomSeed: Int64(bitPattern: seed))
