@@ -46,6 +46,15 @@ bool starts_with_plus(const char *s) {
     return *s == '+';
 }
 
+// `region` upper-cased, as libphonenumber's metadata spells region codes.
+std::string canonical_region(const char *region) {
+    std::string code = region;
+    for (char &c : code) {
+        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    }
+    return code;
+}
+
 understudy_phone_status normalize(const char *number, const char *region,
                                   char *out, size_t out_cap,
                                   understudy_phone_type *type_out) {
@@ -58,11 +67,8 @@ understudy_phone_status normalize(const char *number, const char *region,
     // are upper case and an unknown one is silently treated like "ZZ", so
     // canonicalise and check explicitly to be able to report BAD_REGION.
     const bool have_region = region != nullptr && region[0] != '\0';
-    std::string region_code = have_region ? region : "ZZ";
+    const std::string region_code = have_region ? canonical_region(region) : "ZZ";
     if (have_region) {
-        for (char &c : region_code) {
-            if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-        }
         // 0 means "not a geographic region libphonenumber has metadata for"
         // (this also rejects "ZZ" and the non-geographic "001").
         if (util.GetCountryCodeForRegion(region_code) == 0) {
@@ -131,4 +137,14 @@ extern "C" understudy_phone_status
 understudy_phone_normalize(const char *number, const char *region, char *out,
                            size_t out_cap) {
     return understudy_phone_normalize_ex(number, region, out, out_cap, nullptr);
+}
+
+extern "C" int understudy_phone_region_known(const char *region) {
+    if (region == nullptr || region[0] == '\0') return 0;
+    try {
+        const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
+        return util.GetCountryCodeForRegion(canonical_region(region)) != 0;
+    } catch (...) {
+        return 0;
+    }
 }

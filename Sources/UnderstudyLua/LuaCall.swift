@@ -63,8 +63,17 @@ struct LuaCall {
 
     func typeName(_ index: Int32) -> String { LuaValues.typeName(L, at: index) }
 
+    /// The string at `index` as given (nil when it is not a string); `what` names it when it is not UTF-8.
+    func utf8String(at index: Int32, _ what: @autoclosure () -> String) throws(LuaMisuse) -> String? {
+        do {
+            return try LuaValues.utf8String(L, at: index)
+        } catch {
+            throw LuaMisuse("\(what()) is not valid UTF-8")
+        }
+    }
+
     func string(_ index: Int32, _ name: String) throws(LuaMisuse) -> String {
-        guard let text = LuaValues.string(L, at: index) else {
+        guard let text = try utf8String(at: index, "\(name) (argument \(index))") else {
             throw LuaMisuse("\(name) (argument \(index)) must be a string, got \(typeName(index))")
         }
         return text
@@ -88,22 +97,32 @@ struct LuaCall {
         }
     }
 
-    /// Reads a table of properties (string keys; string, number or boolean values), sorted by name so that
-    /// messages naming one of several offending properties do not depend on Lua's hash order.
+    /// Reads a table of properties (string keys; string, number or boolean values; strings valid UTF-8), sorted
+    /// by name so that messages naming one of several offending properties do not depend on Lua's hash order.
     func properties(_ index: Int32) throws(LuaMisuse) -> [Property] {
         let index = lua_absindex(L, index)
         var properties: [Property] = []
         properties.reserveCapacity(entryCount(index))  // one allocation of the right size: a user keeps it
         lua_pushnil(L)
         while lua_next(L, index) != 0 {
-            guard lua_type(L, -2) == LUA_TSTRING, let name = LuaValues.string(L, at: -2) else {
+            guard lua_type(L, -2) == LUA_TSTRING else {
                 let key = lua_type(L, -2) == LUA_TNUMBER ? "[\(us_tonumber(L, -2, nil))]" : "a \(typeName(-2)) key"
                 us_pop(L, 2)
                 throw LuaMisuse("property names must be strings, got \(key)")
             }
+            guard let name = try? LuaValues.utf8String(L, at: -2) else {
+                let shown = LuaValues.string(L, at: -2) ?? ""
+                us_pop(L, 2)
+                throw LuaMisuse("property name '\(shown)' is not valid UTF-8")
+            }
             let value: Value
             switch lua_type(L, -1) {
-            case LUA_TSTRING: value = .string(LuaValues.string(L, at: -1) ?? "")
+            case LUA_TSTRING:
+                guard let text = try? LuaValues.utf8String(L, at: -1) else {
+                    us_pop(L, 2)
+                    throw LuaMisuse("property '\(name)' is not valid UTF-8")
+                }
+                value = .string(text)
             case LUA_TBOOLEAN: value = .bool(lua_toboolean(L, -1) != 0)
             case LUA_TNUMBER:
                 value = lua_isinteger(L, -1) != 0 ? .int(Int64(us_tointeger(L, -1, nil))) : .double(us_tonumber(L, -1, nil))
@@ -135,7 +154,7 @@ struct LuaCall {
         let type = LuaValues.getField(L, lua_absindex(L, index), key)
         defer { us_pop(L, 1) }
         if type <= LUA_TNIL { return nil }
-        guard let text = LuaValues.string(L, at: -1) else {
+        guard let text = try utf8String(at: -1, name) else {
             throw LuaMisuse("\(name) must be a string, got \(LuaValues.typeName(L, type))")
         }
         return text
@@ -154,7 +173,7 @@ struct LuaCall {
         var position: lua_Integer = 1
         while position <= count {
             lua_rawgeti(L, list, position)
-            guard let text = LuaValues.string(L, at: -1) else {
+            guard let text = try utf8String(at: -1, "\(name)[\(position)]") else {
                 let found = typeName(-1)
                 us_pop(L, 1)
                 throw LuaMisuse("\(name)[\(position)] must be a string, got \(found)")

@@ -5,12 +5,33 @@ internal import Understudy
 /// Moving values between the Lua stack and Swift. Every function here uses only API calls that cannot raise
 /// (`-`) or only allocate (`m`, safe while the memory limit is lifted inside a Swift callback).
 enum LuaValues {
-    /// The string at `index` (nil when it is not a string; numbers are not converted).
+    /// The string at `index` (nil when it is not a string; numbers are not converted), with bytes that are not
+    /// UTF-8 shown as U+FFFD: for text that is only shown (error objects, names in messages). API arguments go
+    /// through `utf8String`.
     static func string(_ L: OpaquePointer, at index: Int32) -> String? {
         guard lua_type(L, index) == LUA_TSTRING else { return nil }
         var length = 0
         guard let pointer = us_tostring(L, index, &length) else { return nil }
         return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+    }
+
+    /// A Lua string whose bytes are not valid UTF-8.
+    struct NotUTF8: Error {}
+
+    /// The string at `index` exactly as Lua holds it (nil when it is not a string). Bytes that are not valid
+    /// UTF-8 throw rather than being rewritten: both services take JSON, so such an argument is API misuse.
+    /// Validating costs no more than the lossy decoding, which validates too.
+    static func utf8String(_ L: OpaquePointer, at index: Int32) throws(NotUTF8) -> String? {
+        guard lua_type(L, index) == LUA_TSTRING else { return nil }
+        var length = 0
+        guard let pointer = us_tostring(L, index, &length) else { return nil }
+        // Lua ends every string with a NUL; the C-string initialiser is the stdlib's non-generic fast path. It
+        // stops at an embedded NUL, which the count comparison catches (then the generic path reads every byte).
+        if let text = String(validatingCString: pointer), text.utf8.count == length { return text }
+        guard let text = String(validating: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self) else {
+            throw NotUTF8()
+        }
+        return text
     }
 
     /// The raw bytes of the string at `index`, as Lua holds them (may contain NUL or invalid UTF-8).
@@ -127,8 +148,9 @@ enum LuaValues {
     }
 
     /// Reads the value at `index` as a dynamic value. Tables become objects or arrays (sequences); functions,
-    /// userdata and threads are refused with a description of what was found, or, when `lenient`, read as a
-    /// string such as `"<function>"` (for showing a result, not for passing it to a backend).
+    /// userdata, threads and strings that are not UTF-8 are refused with a description of what was found, or,
+    /// when `lenient`, read as a string such as `"<function>"` (for showing a result, not for passing it to a
+    /// backend).
     static func value(_ L: OpaquePointer, at index: Int32, depth: Int = 0, lenient: Bool = false) -> Result<Value, ValueError> {
         let index = lua_absindex(L, index)
         switch lua_type(L, index) {
@@ -137,7 +159,12 @@ enum LuaValues {
         case LUA_TNUMBER:
             if lua_isinteger(L, index) != 0 { return .success(.int(Int64(us_tointeger(L, index, nil)))) }
             return .success(.double(us_tonumber(L, index, nil)))
-        case LUA_TSTRING: return .success(.string(string(L, at: index) ?? ""))
+        case LUA_TSTRING:
+            if lenient { return .success(.string(string(L, at: index) ?? "")) }
+            guard let text = try? utf8String(L, at: index) else {
+                return .failure(ValueError(path: "", found: "a string that is not valid UTF-8"))
+            }
+            return .success(.string(text))
         case LUA_TTABLE:
             guard depth < 32 else {
                 if lenient { return .success(.string("<table nested too deeply>")) }
@@ -171,7 +198,11 @@ enum LuaValues {
                     }
                 } else if keyType == LUA_TSTRING {
                     arrayOnly = false
-                    object[string(L, at: -2) ?? ""] = item
+                    guard let key = lenient ? string(L, at: -2) : try? utf8String(L, at: -2) else {
+                        us_pop(L, 2)
+                        return .failure(ValueError(path: "", found: "a table with a key that is not valid UTF-8"))
+                    }
+                    object[key] = item
                 } else if lenient {
                     arrayOnly = false
                     object["<\(typeName(L, keyType)) key>"] = item

@@ -9,7 +9,8 @@
       app.users.register{ objectId = guest.objectId, email = ..., password = ... }
   The user keeps the same objectId (so everything the guest created stays theirs), becomes
   "ENABLED" (or "EMAIL_CONFIRMATION_PENDING" with email confirmation on), and keeps the guest session.
-  An objectId that does not belong to a guest is refused with 3039.
+  `id` works the same way: register{ id = guest.objectId, ... } converts that guest too.
+  An objectId (or id) that does not belong to a guest is refused with 3039.
 ]]
 
 local BOND, PASSWORD = "james.bond@mi6.co.uk", "iAmWatchingU"
@@ -110,4 +111,25 @@ scenario("a guest cannot take an email that is already registered (3033) and sta
   expect.error(3033, app.users.register{ objectId = guest.objectId, email = BOND, password = PASSWORD })
   local user = expect.ok(app.users.register{ objectId = guest.objectId, email = "q@mi6.co.uk", password = "gadgets4U" })
   expect.equal(user.objectId, guest.objectId)
+end)
+
+scenario("registering with a guest's objectId given as id converts the guest the same way", function()
+  local app = understudy.backendless()
+  local guest = expect.ok(app.users.guest_login())
+  local user = expect.ok(app.users.register{ id = guest.user.objectId, email = BOND, password = PASSWORD })
+  expect.equal(user.objectId, guest.user.objectId)
+  expect.equal(user.userStatus, "ENABLED")
+  expect.is_nil(user.id)
+  expect.equal(app.users.count(), 1)
+  expect.equal(expect.ok(app.users.find(BOND)).objectId, guest.user.objectId)
+  expect.equal(app.users.logout(guest.token), true)
+  expect.error(3039, app.users.register{ id = guest.user.objectId, email = "m@mi6.co.uk", password = "olderThanYou" })
+end)
+
+scenario("an id that names no guest fails with 3039", function()
+  local app = understudy.backendless()
+  local bond = expect.ok(app.users.register{ email = BOND, password = PASSWORD })
+  expect.error(3039, app.users.register{ id = bond.objectId, email = "m@mi6.co.uk", password = "olderThanYou" })
+  expect.error(3039, app.users.register{ id = "007", email = "m@mi6.co.uk", password = "olderThanYou" })
+  expect.equal(app.users.count(), 1)
 end)

@@ -65,6 +65,9 @@ typedef enum understudy_phone_type {
  *   number  "+<country code><digits>" or local digits such as "09012345678".
  *           Parsing is libphonenumber's (lenient: spaces, dashes, brackets are
  *           ignored); validate character rules before calling if that matters.
+ *           Parsing takes time quadratic in the length of `number` (Debian's
+ *           libphonenumber 8.12 has no input length limit: 10,000 digits take
+ *           about a second), so bound the length before calling.
  *   region  ISO 3166-1 alpha-2 code ("JP", case-insensitive) used to interpret
  *           local numbers. May be NULL or "" for "+" input. If given it must
  *           be a region libphonenumber knows, even for "+" input; "ZZ"/"001"
@@ -86,6 +89,13 @@ understudy_phone_status understudy_phone_normalize_ex(const char *number,
                                                       const char *region,
                                                       char *out, size_t out_cap,
                                                       understudy_phone_type *type_out);
+
+/*
+ * Nonzero when `region` (ISO 3166-1 alpha-2, case-insensitive) is a geographic
+ * region libphonenumber has metadata for: the region check that
+ * understudy_phone_normalize makes before it parses (UNDERSTUDY_PHONE_BAD_REGION).
+ */
+int understudy_phone_region_known(const char *region);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -7,7 +7,7 @@ extension BackendlessApp {
     /// Columns every Users table has, accepted even with dynamic properties off.
     static let builtInProperties: Set<String> = ["email", "name", "password", "blUserLocale"]
 
-    /// Registers a user (or converts a guest, when `objectId` names one). Checks run in the order of the
+    /// Registers a user (or converts a guest, when `objectId` or `id` names one). Checks run in the order of the
     /// error catalogue; the first that applies wins. Does not log in.
     /// - Parameter request: the properties as sent, in order; nil when the request had none at all.
     public func register(_ request: consuming [Property]?) throws(BackendlessError) -> BackendlessUser {
@@ -57,11 +57,11 @@ extension BackendlessApp {
         guard let request = consume request, !request.isEmpty else { throw .missingParameters }
         guard settings.registration else { throw .registrationDisabled }
 
-        // 3039: objectId / id, unless it names a guest to convert.
+        // 3039: objectId / id, unless it names a guest to convert (both, when both are given, the same guest).
         var guest: StoredUser?
         for property in request where property.name == "objectId" || property.name == "id" {
-            guard property.name == "objectId", let text = property.value.stringValue,
-                let id = Identifier128(parsing: text), let user = users[id], user.status == .guest
+            guard let text = property.value.stringValue, let id = Identifier128(parsing: text), let user = users[id],
+                user.status == .guest, guest == nil || guest === user
             else { throw .reservedObjectID }
             guest = user
         }

@@ -11,9 +11,20 @@ enum PhoneNumberVerdict: Sendable, Hashable {
     /// The region is not one libphonenumber knows.
     case unknownRegion
 
+    /// The longest number libphonenumber is asked about, in bytes. A valid number has at most 17 national
+    /// digits (libphonenumber's own limit) after a country code of up to 3 digits and a dialling, national or
+    /// carrier prefix of a few; anything longer is no phone number. libphonenumber's parser takes time
+    /// quadratic in its input's length (100,000 digits: about a minute), so nothing longer ever reaches it.
+    static let maxInputLength = 40
+
     /// Asks libphonenumber (about 40 µs). `number` must hold no NUL; `region` is an ISO 3166 alpha-2 code or nil
-    /// for a `+` number.
+    /// for a `+` number. A number longer than `maxInputLength` is `.invalid` (`.unknownRegion` for an unknown
+    /// region, checked first as libphonenumber does) without being read.
     static func evaluate(_ number: String, region: String?) -> PhoneNumberVerdict {
+        guard number.utf8.count <= maxInputLength else {
+            guard let region, !region.isEmpty else { return .invalid }
+            return understudy_phone_region_known(region) != 0 ? .invalid : .unknownRegion
+        }
         let capacity = Int(UNDERSTUDY_PHONE_E164_CAPACITY)
         var buffer = [CChar](repeating: 0, count: capacity)
         let status = number.withCString { numberPointer in
@@ -50,8 +61,10 @@ struct PhoneNumberCache {
         self.limit = limit
     }
 
-    /// The verdict on `number` read in `region` (nil for a `+` number).
+    /// The verdict on `number` read in `region` (nil for a `+` number). One too long to be a number is answered
+    /// without libphonenumber and not remembered.
     mutating func verdict(_ number: String, region: String?) -> PhoneNumberVerdict {
+        if number.utf8.count > PhoneNumberVerdict.maxInputLength { return .evaluate(number, region: region) }
         let key = Key(number: number, region: region)
         if let known = verdicts[key] { return known }
         let verdict = PhoneNumberVerdict.evaluate(number, region: region)
