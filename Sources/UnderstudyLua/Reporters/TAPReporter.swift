@@ -42,25 +42,17 @@ public struct TAPReporter: Sendable {
     }
 
     /// A TAP description on one line: `\\` and `\#` escaped (so no `#` starts a directive), control characters
-    /// as `\n`, `\t`, `\r` or `\u001B`.
+    /// as `\n`, `\t`, `\r` or `\u001B` (`TextEscaping.inline`, whose escapes are not escaped again).
     static func clean(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "#": result += "\\#"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            default:
-                if TextEscaping.isControl(scalar) {
-                    result += TextEscaping.unicodeEscape(scalar)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
+        var escaped = ""
+        for character in text.unicodeScalars {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "#": escaped += "\\#"
+            default: escaped.unicodeScalars.append(character)
             }
         }
-        return result
+        return TextEscaping.inline(escaped)
     }
 }
 
