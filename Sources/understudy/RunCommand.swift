@@ -127,12 +127,13 @@ struct RunCommand: ParsableCommand {
             switch entry {
             case .success(let listing):
                 for declaration in listing.declarations {
-                    let tags = declaration.tags.isEmpty ? "" : "  [" + declaration.tags.joined(separator: ", ") + "]"
-                    console.write("\(listing.file):\(declaration.line)  \(declaration.name)\(tags)\n")
+                    // Names and tags come from scenario files: control characters are shown, not sent to the terminal.
+                    let tags = declaration.tags.isEmpty ? "" : "  [" + declaration.tags.map(TextEscaping.inline).joined(separator: ", ") + "]"
+                    console.write("\(TextEscaping.inline(listing.file)):\(declaration.line)  \(TextEscaping.inline(declaration.name))\(tags)\n")
                 }
             case .failure(let error):
                 failedToLoad = true
-                FileOutput.standardError.write("\(error.file): the file did not load: \(error.message)\n")
+                FileOutput.standardError.write("\(TextEscaping.inline(error.file)): the file did not load: \(TextEscaping.visible(error.message))\n")
             }
         }
         console.flush()

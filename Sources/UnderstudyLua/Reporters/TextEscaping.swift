@@ -1,6 +1,6 @@
 /// Makes text from scenarios (messages, names, `print` output) safe for reports: characters a terminal or a
 /// format would act on become visible escapes.
-enum TextEscaping {
+package enum TextEscaping {
     /// C0 and C1 control characters, DEL, and the Unicode line and paragraph separators.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
@@ -19,7 +19,7 @@ enum TextEscaping {
     }
 
     /// Control characters as `\r` or `\u001B`; line feeds and tabs kept (for a terminal).
-    static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
@@ -34,7 +34,7 @@ enum TextEscaping {
     }
 
     /// Like `visible`, but on one line: line feeds and tabs escaped too (for names and paths).
-    static func inline(_ text: String) -> String {
+    package static func inline(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
