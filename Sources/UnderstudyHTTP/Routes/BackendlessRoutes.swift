@@ -157,15 +157,14 @@ enum BackendlessRoutes {
     // MARK: Push
 
     /// `expiration` as the SDKs send it: seconds (JS), milliseconds (Swift, Flutter), or an ISO 8601 string
-    /// (Flutter REST). Numbers above 10^11 are milliseconds. Anything else reaches the backend as it is (5004),
-    /// and so does a date more than 10^15 seconds from the epoch (its milliseconds would not fit the reply).
+    /// (Flutter REST). Numbers above 10^11 are milliseconds. Anything else reaches the backend as it is, which
+    /// answers 5004 for it as for a date the virtual clock can never show.
     static func expiration(_ value: JSON?) -> Value? {
         switch value {
         case nil, .null?: return nil
         case .integer(let number)?:
-            guard number > 100_000_000_000 else { return .int(number) }
-            return seconds(Double(number) / 1000)
-        case .number(let number)?: return seconds(number > 100_000_000_000 ? number / 1000 : number)
+            return number > 100_000_000_000 ? .double(Double(number) / 1000) : .int(number)
+        case .number(let number)?: return .double(number > 100_000_000_000 ? number / 1000 : number)
         case .string(let text)?:
             if let date = try? Date(text, strategy: .iso8601) { return .double(date.timeIntervalSince1970) }
             return .string(text)
@@ -173,16 +172,10 @@ enum BackendlessRoutes {
         }
     }
 
-    /// Seconds since the epoch; an infinite (invalid) date beyond 10^15 seconds, which the backend refuses.
-    private static func seconds(_ seconds: Double) -> Value {
-        abs(seconds) <= 1e15 ? .double(seconds) : .double(.infinity)
-    }
-
-    /// Milliseconds since the epoch for a reply: an integer, or a plain number when it would not fit one (a
-    /// registration made in Lua may hold any date).
+    /// Milliseconds since the epoch for a reply. A registration's expiration is a time the virtual clock can
+    /// show (the backend refuses others with 5004), so its milliseconds fit an integer.
     static func milliseconds(_ seconds: Double) -> JSON {
-        let milliseconds = (seconds * 1000).rounded()
-        return abs(milliseconds) < 9e18 ? .integer(Int64(milliseconds)) : .number(milliseconds)
+        .integer(Int64((seconds * 1000).rounded()))
     }
 
     static func deviceJSON(_ registration: DeviceRegistration) -> JSON {
