@@ -494,7 +494,7 @@ struct KiiRouteTests {
             #expect(try await client.signUp(#"{"loginName":"felix","password":"leiter"}"#).status == 201)
             let felix = try await client.token("felix", "leiter")
             let (emailCode, smsCode) = try #require(
-                onKii(server) { app in app.outbox.emails.last.flatMap { email in app.outbox.sms.last.map { (email.code ?? "", $0.code) } } }
+                onKii(server) { app in app.outbox.emails.last.flatMap { email in app.outbox.sms.last.map { (email.code ?? "", $0.code ?? "") } } }
             )
 
             let stranger = try await client.send(

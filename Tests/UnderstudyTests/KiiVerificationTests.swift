@@ -67,7 +67,7 @@ struct KiiVerificationTests {
         try app.registerUser(username: "id123456", email: Self.email, phone: Self.phone)
         for error in [
             kiiFailure { try app.verifyEmail(userID: "no-such-user", code: app.outbox.emails[0].code!) },
-            kiiFailure { try app.verifyPhone(userID: "no-such-user", code: app.outbox.sms[0].code) },
+            kiiFailure { try app.verifyPhone(userID: "no-such-user", code: app.outbox.sms[0].code ?? "") },
             kiiFailure { try app.changeEmail(userID: "00000000-0000-0000-0000-000000000000", email: "a@b.com") },
             kiiFailure { try app.changePhone(userID: "no-such-user", phone: "+819087654321") },
         ] {
@@ -98,10 +98,10 @@ struct KiiVerificationTests {
         let sms = try #require(app.outbox.sms.first)
         #expect(sms.to == "+819012345678")
         #expect(Self.isSixDigits(sms.code))
-        #expect(sms.body == "Your verification code is \(sms.code)")
+        #expect(sms.body == "Your verification code is \(sms.code ?? "")")
         #expect(app.loginUserID(Self.phone) == nil)
         #expect(app.loginUserID("JP-09012345678") == nil)
-        #expect(try app.verifyPhone(userID: user.userID, code: sms.code).phoneNumberVerified)
+        #expect(try app.verifyPhone(userID: user.userID, code: sms.code ?? "").phoneNumberVerified)
         #expect(app.loginUserID("JP-09012345678") == user.userID)
     }
 
@@ -110,7 +110,7 @@ struct KiiVerificationTests {
         let app = makeKiiApp(phoneVerification: true)
         let user = try app.registerUser(username: "id123456", phone: Self.phone)
         app.clock.advance(by: elapsed)
-        #expect(try app.verifyPhone(userID: user.userID, code: app.outbox.sms[0].code).phoneNumberVerified)
+        #expect(try app.verifyPhone(userID: user.userID, code: app.outbox.sms[0].code ?? "").phoneNumberVerified)
     }
 
     @Test("an SMS code older than sms_code_ttl is 410 and the phone stays unverified")
@@ -118,7 +118,7 @@ struct KiiVerificationTests {
         let app = makeKiiApp(phoneVerification: true)
         let user = try app.registerUser(username: "id123456", phone: Self.phone)
         app.clock.advance(by: 86_401)
-        let error = kiiFailure { try app.verifyPhone(userID: user.userID, code: app.outbox.sms[0].code) }
+        let error = kiiFailure { try app.verifyPhone(userID: user.userID, code: app.outbox.sms[0].code ?? "") }
         #expect(error?.status == 410)
         #expect(error?.code == "PHONE_NUMBER_VERIFICATION_CODE_EXPIRED")
         #expect(app.loginUserID(Self.phone) == nil)
@@ -129,12 +129,12 @@ struct KiiVerificationTests {
         let app = makeKiiApp(phoneVerification: true)
         try app.settings.set("sms_code_ttl", to: 600)
         let user = try app.registerUser(username: "id123456", phone: Self.phone)
-        let first = app.outbox.sms[0].code
+        let first = app.outbox.sms[0].code ?? ""
         app.clock.advance(by: 601)
         #expect(kiiFailure { try app.verifyPhone(userID: user.userID, code: first) }?.status == 410)
         try app.resendPhoneVerification(userID: user.userID)
         #expect(app.outbox.sms.count == 2)
-        let second = app.outbox.sms[1].code
+        let second = app.outbox.sms[1].code ?? ""
         #expect(second != first)
         #expect(app.outbox.sms[1].to == Self.phone)
         #expect(kiiFailure { try app.verifyPhone(userID: user.userID, code: first) }?.code == "INVALID_VERIFICATION_CODE")
@@ -157,7 +157,7 @@ struct KiiVerificationTests {
     func bothVerifications() throws {
         let app = makeKiiApp(emailVerification: true, phoneVerification: true)
         let user = try app.registerUser(username: "id123456", email: Self.email, phone: Self.phone)
-        _ = try app.verifyPhone(userID: user.userID, code: app.outbox.sms[0].code)
+        _ = try app.verifyPhone(userID: user.userID, code: app.outbox.sms[0].code ?? "")
         #expect(app.loginUserID(Self.phone) == user.userID)
         #expect(app.loginUserID(Self.email) == nil)
         let verified = try app.verifyEmail(userID: user.userID, code: app.outbox.emails[0].code!)
@@ -219,14 +219,14 @@ struct KiiVerificationTests {
     func changePhoneWithVerification() throws {
         let app = makeKiiApp(phoneVerification: true)
         let user = try app.registerUser(username: "id123456", phone: Self.phone)
-        _ = try app.verifyPhone(userID: user.userID, code: app.outbox.sms[0].code)
+        _ = try app.verifyPhone(userID: user.userID, code: app.outbox.sms[0].code ?? "")
         let changed = try app.changePhone(userID: user.userID, phone: "+819087654321")
         #expect(changed.phoneNumber == Self.phone)
         #expect(changed.pendingPhoneNumber == "+819087654321")
         #expect(app.outbox.sms.last?.to == "+819087654321")
         #expect(app.loginUserID(Self.phone) == user.userID)
         #expect(app.loginUserID("+819087654321") == nil)
-        let verified = try app.verifyPhone(userID: user.userID, code: app.outbox.sms[1].code)
+        let verified = try app.verifyPhone(userID: user.userID, code: app.outbox.sms[1].code ?? "")
         #expect(verified.phoneNumber == "+819087654321")
         #expect(verified.pendingPhoneNumber == nil)
         #expect(app.loginUserID(Self.phone) == nil)
@@ -264,7 +264,7 @@ struct KiiVerificationTests {
     func changeFault() throws {
         let app = makeKiiApp(phoneVerification: true)
         let user = try app.registerUser(username: "id123456", phone: Self.phone)
-        _ = try app.verifyPhone(userID: user.userID, code: app.outbox.sms[0].code)
+        _ = try app.verifyPhone(userID: user.userID, code: app.outbox.sms[0].code ?? "")
         app.faults.inject(Fault(operation: "users.change_phone", code: .text("RESOURCE_TEMPORARILY_UNAVAILABLE"), status: 503))
         #expect(kiiFailure { try app.changePhone(userID: user.userID, phone: "+819087654321") }?.status == 503)
         #expect(app.outbox.sms.count == 1)

@@ -5,8 +5,7 @@ extension BackendlessApp {
         token: String, deviceID: String?, os: DeviceRegistration.OperatingSystem, osVersion: String? = nil,
         channels: [String]? = nil, expiration: Value? = nil
     ) throws(BackendlessError) -> DeviceRegistration {
-        try checkFaults(
-            "devices.register",
+        try checkFaults(.registerDevice,
             .object([
                 "token": .string(token), "device_id": deviceID.map(Value.string) ?? .null, "os": .string(os.rawValue),
                 "channels": channels.map { .array($0.map(Value.string)) } ?? .null, "expiration": expiration ?? .null,
@@ -25,7 +24,7 @@ extension BackendlessApp {
 
     /// Cancels a device's registration (5001 when it has none).
     public func unregisterDevice(_ deviceID: String) throws(BackendlessError) {
-        try checkFaults("devices.unregister", .object(["device_id": .string(deviceID)]))
+        try checkFaults(.unregisterDevice, .object(["device_id": .string(deviceID)]))
         guard devices.unregister(deviceID, now: clock.now) else { throw BackendlessError.catalogue(5001) }
     }
 
@@ -40,8 +39,7 @@ extension BackendlessApp {
     /// Publishes a push notification to the live devices of a channel, or to the listed devices. Returns the
     /// device ids delivered to, sorted; each delivery lands in the outbox.
     public func publish(message: String, channel: String? = nil, deviceIDs: [String]? = nil) throws(BackendlessError) -> [String] {
-        try checkFaults(
-            "push.publish",
+        try checkFaults(.publish,
             .object([
                 "message": .string(message), "channel": channel.map(Value.string) ?? .null,
                 "device_ids": deviceIDs.map { .array($0.map(Value.string)) } ?? .null,

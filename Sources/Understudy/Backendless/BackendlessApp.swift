@@ -1,10 +1,8 @@
 /// An emulated Backendless application: users, sessions, email confirmation and push device registrations,
 /// with its own virtual clock, outbox and faults. Not thread-safe: one owner at a time.
 public final class BackendlessApp: EmulatedApp {
-    public static let operations = [
-        "users.register", "users.login", "users.logout", "users.guest_login", "users.confirm_email",
-        "users.set_status", "devices.register", "devices.unregister", "push.publish",
-    ]
+    /// The operation names `faults.inject` accepts for Backendless.
+    public static var operations: [String] { BackendlessOperation.names }
 
     public var settings: BackendlessSettings {
         didSet {
@@ -52,8 +50,8 @@ public final class BackendlessApp: EmulatedApp {
     }
 
     /// Throws the fault's error when one applies to this call.
-    func checkFaults(_ operation: String, _ arguments: @autoclosure () -> Value) throws(BackendlessError) {
-        if let fault = triggerFault(operation, arguments: arguments()), fault.code != nil { throw failure(for: fault) }
+    func checkFaults(_ operation: BackendlessOperation, _ arguments: @autoclosure () -> Value) throws(BackendlessError) {
+        if let fault = triggerFault(operation.name, arguments: arguments()), fault.code != nil { throw failure(for: fault) }
     }
 
     func identityKey(_ value: Value) -> IndexKey? {

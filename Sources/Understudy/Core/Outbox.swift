@@ -3,33 +3,86 @@ public struct Outbox: Sendable {
     /// An email the backend sent.
     public struct Email: Sendable, Hashable {
         /// Why the email was sent.
-        public enum Kind: String, Sendable, Hashable {
+        public enum Kind: String, Sendable, Hashable, CaseIterable {
+            /// Backendless: confirm the email address (the link confirms).
             case confirmation
+            /// Kii: verify the email address (code and link).
             case verification
+            /// Backendless: password recovery (a `link` to the change-password page, or a new `password`).
+            case passwordRecovery = "password_recovery"
+            /// Kii: a password reset was requested (the `link` resets it).
+            case passwordReset = "password_reset"
+            /// Kii: the reset link was opened and a new `password` generated.
+            case passwordResetDone = "password_reset_done"
         }
         public var to: String
         public var subject: String
         public var kind: Kind
         public var code: String?
         public var link: String?
+        /// A password the backend generated (password recovery by a temporary password, a completed Kii reset).
+        public var password: String?
         /// Seconds on the virtual clock when it was sent.
         public var sentAt: Double
+
+        public init(
+            to: String, subject: String, kind: Kind, code: String? = nil, link: String? = nil, password: String? = nil,
+            sentAt: Double
+        ) {
+            self.to = to
+            self.subject = subject
+            self.kind = kind
+            self.code = code
+            self.link = link
+            self.password = password
+            self.sentAt = sentAt
+        }
     }
 
     /// A text message the backend sent.
     public struct SMS: Sendable, Hashable {
         public var to: String
         public var body: String
-        public var code: String
+        /// A verification code or a password-reset PIN (digits); nil for an SMS that carries only a link.
+        public var code: String?
+        /// A link (a Kii password-reset link by SMS).
+        public var link: String?
         public var sentAt: Double
+
+        public init(to: String, body: String, code: String? = nil, link: String? = nil, sentAt: Double) {
+            self.to = to
+            self.body = body
+            self.code = code
+            self.link = link
+            self.sentAt = sentAt
+        }
     }
 
     /// A push notification delivered to one device.
+    /// A push notification delivered to one device (Backendless) or one installation (Kii).
     public struct Push: Sendable, Hashable {
-        public var deviceID: String
+        /// Backendless: the device it went to.
+        public var deviceID: String?
+        /// Backendless: the channel it was published on.
         public var channel: String?
+        /// Kii: the installation it went to.
+        public var installationID: String?
+        /// Kii: the user it was sent to.
+        public var userID: String?
         public var message: String
         public var sentAt: Double
+
+        public init(
+            deviceID: String? = nil, channel: String? = nil, installationID: String? = nil, userID: String? = nil,
+            message: String, sentAt: Double
+        ) {
+            self.deviceID = deviceID
+            self.channel = channel
+            self.installationID = installationID
+            self.userID = userID
+            self.message = message
+            self.sentAt = sentAt
+        }
     }
 
     public private(set) var emails: [Email] = []

@@ -17,8 +17,7 @@ extension KiiApp {
     public func register(
         username: String? = nil, email: String? = nil, phone: String? = nil, country: String? = nil, password: String?
     ) throws(KiiError) -> KiiUser {
-        try checkFaults(
-            "users.register",
+        try checkFaults(.register,
             .object([
                 "username": username.map(Value.string) ?? .null, "email": email.map(Value.string) ?? .null,
                 "phone": phone.map(Value.string) ?? .null, "country": country.map(Value.string) ?? .null,

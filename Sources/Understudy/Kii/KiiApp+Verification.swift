@@ -7,7 +7,7 @@ extension KiiApp {
     /// Errors: 404 `USER_NOT_FOUND`; 400 `INVALID_ACCOUNT_STATUS` when nothing waits for verification;
     /// 403 `INVALID_VERIFICATION_CODE` for a wrong code (the right one keeps working).
     public func verifyEmail(userID: String, code: String) throws(KiiError) -> KiiUser {
-        try checkFaults("users.verify_email", .object(["userID": .string(userID), "code": .string(code)]))
+        try checkFaults(.verifyEmail, .object(["userID": .string(userID), "code": .string(code)]))
         let user = try storedUser(userID)
         guard user.emailAwaitingVerification != nil, let expected = user.emailCode else {
             throw .invalidAccountStatus(accountType: "email address")
@@ -30,7 +30,7 @@ extension KiiApp {
     /// 403 `INVALID_VERIFICATION_CODE` for a wrong code; 410 `PHONE_NUMBER_VERIFICATION_CODE_EXPIRED` for the
     /// right code more than `sms_code_ttl` seconds after it was sent (exactly at the limit it still works).
     public func verifyPhone(userID: String, code: String) throws(KiiError) -> KiiUser {
-        try checkFaults("users.verify_phone", .object(["userID": .string(userID), "code": .string(code)]))
+        try checkFaults(.verifyPhone, .object(["userID": .string(userID), "code": .string(code)]))
         let user = try storedUser(userID)
         guard user.phoneAwaitingVerification != nil, let expected = user.phoneCode else {
             throw .invalidAccountStatus(accountType: "phone number")
@@ -53,6 +53,7 @@ extension KiiApp {
     /// Sends the verification email again, with the same code, to the address waiting for verification.
     /// Errors: 404 `USER_NOT_FOUND`; 400 `INVALID_ACCOUNT_STATUS` when nothing waits.
     public func resendEmailVerification(userID: String) throws(KiiError) {
+        try checkFaults(.resendEmailVerification, .object(["userID": .string(userID)]))
         let user = try storedUser(userID)
         guard let address = user.emailAwaitingVerification else {
             throw .invalidAccountStatus(accountType: "email address")
@@ -64,6 +65,7 @@ extension KiiApp {
     /// the previous code stops working. Errors: 404 `USER_NOT_FOUND`; 400 `INVALID_ACCOUNT_STATUS` when nothing
     /// waits.
     public func resendPhoneVerification(userID: String) throws(KiiError) {
+        try checkFaults(.resendPhoneVerification, .object(["userID": .string(userID)]))
         let user = try storedUser(userID)
         guard let number = user.phoneAwaitingVerification else {
             throw .invalidAccountStatus(accountType: "phone number")

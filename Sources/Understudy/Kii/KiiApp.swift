@@ -3,10 +3,7 @@
 /// time.
 public final class KiiApp: EmulatedApp {
     /// The operation names `faults.inject` accepts for Kii.
-    public static let operations = [
-        "users.register", "users.login", "users.verify_email", "users.verify_phone", "users.change_email",
-        "users.change_phone",
-    ]
+    public static var operations: [String] { KiiOperation.names }
 
     /// The portal settings; changes apply to the next call.
     public var settings: KiiSettings
@@ -56,8 +53,8 @@ public final class KiiApp: EmulatedApp {
     }
 
     /// Throws the fault's error when one applies to this call.
-    func checkFaults(_ operation: String, _ arguments: @autoclosure () -> Value) throws(KiiError) {
-        if let fault = triggerFault(operation, arguments: arguments()), fault.code != nil { throw KiiError(fault: fault) }
+    func checkFaults(_ operation: KiiOperation, _ arguments: @autoclosure () -> Value) throws(KiiError) {
+        if let fault = triggerFault(operation.name, arguments: arguments()), fault.code != nil { throw KiiError(fault: fault) }
     }
 
     /// The stored user with this userID; 404 `USER_NOT_FOUND` otherwise.

@@ -134,32 +134,12 @@ enum ControlPresentation {
 
     // MARK: Outbox
 
-    static func email(_ email: Outbox.Email, app: any EmulatedApp) -> JSON {
-        .object(
-            identity(app) + [
-                .init("to", .string(email.to)), .init("subject", .string(email.subject)),
-                .init("kind", .string(email.kind.rawValue)), .init("code", email.code.map(JSON.string) ?? .null),
-                .init("link", email.link.map(JSON.string) ?? .null), .init("sent_at", .number(email.sentAt)),
-            ]
-        )
-    }
-
-    static func sms(_ sms: Outbox.SMS, app: any EmulatedApp) -> JSON {
-        .object(
-            identity(app) + [
-                .init("to", .string(sms.to)), .init("body", .string(sms.body)), .init("code", .string(sms.code)),
-                .init("sent_at", .number(sms.sentAt)),
-            ]
-        )
-    }
-
-    static func push(_ push: Outbox.Push, app: any EmulatedApp) -> JSON {
-        .object(
-            identity(app) + [
-                .init("device_id", .string(push.deviceID)), .init("channel", push.channel.map(JSON.string) ?? .null),
-                .init("message", .string(push.message)), .init("sent_at", .number(push.sentAt)),
-            ]
-        )
+    /// An outbox item with the app it belongs to and when it was sent: `{"flavour","app_id", ...the item's
+    /// fields, "sent_at"}`.
+    static func outboxItem(_ item: some OutboxItem, app: any EmulatedApp) -> JSON {
+        guard case .object(var members) = JSONRecordWriter.json(item, leading: identity(app)) else { return .null }
+        members.append(.init("sent_at", .number(item.sentAt)))
+        return .object(members)
     }
 
     // MARK: Faults

@@ -92,13 +92,13 @@ extension ControlRoutes {
         var pushes: [JSON] = []
         for app in try request.selectedApps() {
             for email in app.outbox.emails where to == nil || email.to.lowercased() == to!.lowercased() {
-                emails.append(ControlPresentation.email(email, app: app))
+                emails.append(ControlPresentation.outboxItem(email, app: app))
             }
             for message in app.outbox.sms where to == nil || message.to == to {
-                sms.append(ControlPresentation.sms(message, app: app))
+                sms.append(ControlPresentation.outboxItem(message, app: app))
             }
             for push in app.outbox.pushes where to == nil || push.deviceID == to {
-                pushes.append(ControlPresentation.push(push, app: app))
+                pushes.append(ControlPresentation.outboxItem(push, app: app))
             }
         }
         let all: [String: JSON] = ["emails": .array(emails), "sms": .array(sms), "pushes": .array(pushes)]

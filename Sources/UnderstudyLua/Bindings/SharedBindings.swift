@@ -141,34 +141,8 @@ enum SharedBindings {
 
     // MARK: outbox
 
-    static func push(_ L: OpaquePointer, _ email: Outbox.Email) {
-        lua_createtable(L, 0, 5)
-        let table = lua_gettop(L)
-        LuaValues.push(L, email.to)
-        LuaValues.setField(L, table, "to")
-        LuaValues.push(L, email.subject)
-        LuaValues.setField(L, table, "subject")
-        LuaValues.push(L, email.kind.rawValue)
-        LuaValues.setField(L, table, "kind")
-        if let code = email.code {
-            LuaValues.push(L, code)
-            LuaValues.setField(L, table, "code")
-        }
-        if let link = email.link {
-            LuaValues.push(L, link)
-            LuaValues.setField(L, table, "link")
-        }
-    }
-
-    static func push(_ L: OpaquePointer, _ sms: Outbox.SMS) {
-        lua_createtable(L, 0, 3)
-        let table = lua_gettop(L)
-        LuaValues.push(L, sms.to)
-        LuaValues.setField(L, table, "to")
-        LuaValues.push(L, sms.body)
-        LuaValues.setField(L, table, "body")
-        LuaValues.push(L, sms.code)
-        LuaValues.setField(L, table, "code")
+    static func push(_ L: OpaquePointer, _ record: some Presentable) {
+        LuaRecordWriter.push(L, record)
     }
 
     static func pushList<T>(_ L: OpaquePointer, _ items: [T], _ pushItem: (OpaquePointer, T) -> Void) {
@@ -228,18 +202,7 @@ enum SharedBindings {
         LuaCall.run(L, "outbox.pushes") { call throws(LuaMisuse) in
             let app = try call.anyApp()
             let device = try call.optionalString(1, "device_id")
-            pushList(call.L, app.outbox.pushes.filter { device == nil || $0.deviceID == device }) { L, push in
-                lua_createtable(L, 0, 3)
-                let table = lua_gettop(L)
-                LuaValues.push(L, push.deviceID)
-                LuaValues.setField(L, table, "device_id")
-                if let channel = push.channel {
-                    LuaValues.push(L, channel)
-                    LuaValues.setField(L, table, "channel")
-                }
-                LuaValues.push(L, push.message)
-                LuaValues.setField(L, table, "message")
-            }
+            pushList(call.L, app.outbox.pushes.filter { device == nil || $0.deviceID == device }, push)
             return 1
         }
     }

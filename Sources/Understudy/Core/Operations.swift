@@ -1,0 +1,67 @@
+/// The two services Understudy emulates.
+public enum Flavour: String, Sendable, CaseIterable, Hashable {
+    case backendless
+    case kii
+}
+
+/// One named operation of a flavour, in the contract's words (`users.register`): what `app.faults.inject` names
+/// in `op`, what the journal records, and what the Lua bindings and HTTP routes run.
+public protocol Operation: RawRepresentable, CaseIterable, Sendable, Hashable where RawValue == String {
+    /// The flavour whose apps answer it.
+    static var flavour: Flavour { get }
+}
+
+extension Operation {
+    /// The contract's name, e.g. `users.register`.
+    public var name: String { rawValue }
+
+    /// Every operation's name, in declaration order.
+    public static var names: [String] { allCases.map(\.rawValue) }
+}
+
+/// The operations of a Backendless app, named as `app.faults.inject{ op = ... }` names them.
+public enum BackendlessOperation: String, Operation {
+    public static let flavour = Flavour.backendless
+
+    case register = "users.register"
+    case login = "users.login"
+    case logout = "users.logout"
+    case guestLogin = "users.guest_login"
+    case confirmEmail = "users.confirm_email"
+    case setStatus = "users.set_status"
+    case restorePassword = "users.restore_password"
+    case resetPassword = "users.reset_password"
+    case resendConfirmation = "users.resend_confirmation"
+    case confirmationURL = "users.confirmation_url"
+    case getUser = "users.get"
+    case updateUser = "users.update"
+    case deleteUser = "users.delete"
+    case registerDevice = "devices.register"
+    case unregisterDevice = "devices.unregister"
+    case publish = "push.publish"
+}
+
+/// The operations of a Kii app, named as `app.faults.inject{ op = ... }` names them.
+public enum KiiOperation: String, Operation {
+    public static let flavour = Flavour.kii
+
+    case register = "users.register"
+    case login = "users.login"
+    case verifyEmail = "users.verify_email"
+    case verifyPhone = "users.verify_phone"
+    case changeEmail = "users.change_email"
+    case changePhone = "users.change_phone"
+    case resendEmailVerification = "users.resend_email_verification"
+    case resendPhoneVerification = "users.resend_phone_verification"
+    case requestPasswordReset = "users.request_password_reset"
+    case completePasswordReset = "users.complete_password_reset"
+    case openResetLink = "users.open_reset_link"
+    case changePassword = "users.change_password"
+    case updateUser = "users.update"
+    case deleteUser = "users.delete"
+    case setDisabled = "users.set_disabled"
+    case me = "users.me"
+    case registerInstallation = "installations.register"
+    case unregisterInstallation = "installations.unregister"
+    case sendToUser = "push.send_to_user"
+}

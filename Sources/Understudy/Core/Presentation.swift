@@ -1,0 +1,128 @@
+/// A record shown to scenarios (as a Lua table) and to HTTP clients (as a JSON object): a user, a device, an
+/// outbox item, a journal entry. Its fields are written once, here in the domain, in a fixed order; each adapter
+/// brings a `RecordWriter` that builds its own kind of object, so no adapter lists a record's fields again.
+public protocol Presentable {
+    /// Writes the record's fields, in order, to `writer`.
+    func present<Writer: RecordWriter>(to writer: inout Writer)
+}
+
+/// Where a `Presentable` writes its fields: a Lua table, a JSON object, a `Value`. Literal names
+/// (`StaticString`) let a writer skip hashing or copying them; absent optional fields are skipped.
+public protocol RecordWriter {
+    mutating func write(_ name: StaticString, _ value: String)
+    mutating func write(_ name: StaticString, _ value: Int64)
+    mutating func write(_ name: StaticString, _ value: Double)
+    mutating func write(_ name: StaticString, _ value: Bool)
+    mutating func write(_ name: StaticString, null: Void)
+    /// A list of strings.
+    mutating func write(_ name: StaticString, strings: [String])
+    /// A nested record.
+    mutating func write<Record: Presentable>(_ name: StaticString, record: Record)
+    /// A list of records.
+    mutating func write<Record: Presentable>(_ name: StaticString, records: [Record])
+    /// A field whose name is data (a user property): any value.
+    mutating func write(dynamic name: String, _ value: Value)
+}
+
+/// Optional fields: an absent value is written as null (JSON shows `null`; a Lua table leaves the field out).
+extension RecordWriter {
+    public mutating func write(_ name: StaticString, _ value: String?) {
+        if let value { write(name, value) } else { write(name, null: ()) }
+    }
+
+    public mutating func write(_ name: StaticString, _ value: Int64?) {
+        if let value { write(name, value) } else { write(name, null: ()) }
+    }
+
+    public mutating func write(_ name: StaticString, _ value: Double?) {
+        if let value { write(name, value) } else { write(name, null: ()) }
+    }
+
+    public mutating func write(_ name: StaticString, _ value: Bool?) {
+        if let value { write(name, value) } else { write(name, null: ()) }
+    }
+
+    /// A field of any value, under a literal name.
+    public mutating func write(_ name: StaticString, value: Value) {
+        write(dynamic: name.description, value)
+    }
+}
+
+/// Builds a record as a `Value` (an object; field order is not kept).
+public struct ValueWriter: RecordWriter {
+    public private(set) var fields: [String: Value] = [:]
+
+    public init() {}
+
+    public var value: Value { .object(fields) }
+
+    public mutating func write(_ name: StaticString, _ value: String) { fields[name.description] = .string(value) }
+    public mutating func write(_ name: StaticString, _ value: Int64) { fields[name.description] = .int(value) }
+    public mutating func write(_ name: StaticString, _ value: Double) { fields[name.description] = .double(value) }
+    public mutating func write(_ name: StaticString, _ value: Bool) { fields[name.description] = .bool(value) }
+    public mutating func write(_ name: StaticString, null: Void) { fields[name.description] = .null }
+    public mutating func write(_ name: StaticString, strings: [String]) {
+        fields[name.description] = .array(strings.map(Value.string))
+    }
+    public mutating func write<Record: Presentable>(_ name: StaticString, record: Record) {
+        fields[name.description] = record.value
+    }
+    public mutating func write<Record: Presentable>(_ name: StaticString, records: [Record]) {
+        fields[name.description] = .array(records.map(\.value))
+    }
+    public mutating func write(dynamic name: String, _ value: Value) { fields[name] = value }
+}
+
+extension Presentable {
+    /// The record as a `Value` object.
+    public var value: Value {
+        var writer = ValueWriter()
+        present(to: &writer)
+        return writer.value
+    }
+}
+
+// MARK: Outbox items
+
+/// Something the backend sent. Its fields are the contract's; when it was sent (`sentAt`) is shown by the control
+/// API, not to scenarios, whose tables compare by the contract's fields.
+public protocol OutboxItem: Presentable {
+    /// Seconds on the virtual clock when it was sent.
+    var sentAt: Double { get }
+}
+
+extension Outbox.Email: OutboxItem {
+    /// `{ to, subject, kind, code?, link?, password? }`
+    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+        writer.write("to", to)
+        writer.write("subject", subject)
+        writer.write("kind", kind.rawValue)
+        writer.write("code", code)
+        writer.write("link", link)
+        if let password { writer.write("password", password) }
+    }
+}
+
+extension Outbox.SMS: OutboxItem {
+    /// `{ to, body, code?, link? }`
+    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+        writer.write("to", to)
+        writer.write("body", body)
+        writer.write("code", code)
+        if let link { writer.write("link", link) }
+    }
+}
+
+extension Outbox.Push: OutboxItem {
+    /// Backendless `{ device_id, channel?, message }`; Kii `{ installation_id, user, message }`.
+    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+        if let installationID {
+            writer.write("installation_id", installationID)
+            writer.write("user", userID)
+        } else {
+            writer.write("device_id", deviceID)
+            writer.write("channel", channel)
+        }
+        writer.write("message", message)
+    }
+}
