@@ -13,10 +13,15 @@ struct LuaMisuse: Error {
 struct LuaCall {
     let L: OpaquePointer
     /// The name scenarios call it by, e.g. `users.register`.
-    let function: StaticString
+    let function: String
+
+    /// Runs the binding of a backend operation, named as the operation (`users.register`).
+    static func run(_ L: OpaquePointer?, _ operation: some Operation, _ body: (LuaCall) throws(LuaMisuse) -> Int32) -> Int32 {
+        run(L, operation.name, body)
+    }
 
     /// Runs a binding: misuse becomes a Lua error raised by the C trampoline after Swift has returned.
-    static func run(_ L: OpaquePointer?, _ function: StaticString, _ body: (LuaCall) throws(LuaMisuse) -> Int32) -> Int32 {
+    static func run(_ L: OpaquePointer?, _ function: String, _ body: (LuaCall) throws(LuaMisuse) -> Int32) -> Int32 {
         guard let L else { return US_RAISE }
         let call = LuaCall(L: L, function: function)
         let host = ScenarioHost.of(L)
@@ -41,14 +46,25 @@ struct LuaCall {
 
     var host: ScenarioHost { ScenarioHost.of(L) }
 
-    /// The backend this function is bound to (upvalue 2 holds its handle).
-    func app<App: EmulatedApp>(_ type: App.Type = App.self) throws(LuaMisuse) -> App {
+    /// The backend this function is bound to (upvalue 2 holds its handle), whatever its flavour.
+    func app() throws(LuaMisuse) -> any EmulatedApp {
         let handle = Int64(us_tointeger(L, us_upvalueindex(2), nil))
         guard let app = host.app(handle) else {
             throw LuaMisuse("this backend belongs to a scenario that has ended; create backends inside the scenario")
         }
-        guard let typed = app as? App else { throw LuaMisuse("bound to a backend of another flavour") }
-        return typed
+        return app
+    }
+
+    /// The Backendless backend this function is bound to.
+    func backendless() throws(LuaMisuse) -> BackendlessApp {
+        guard case .backendless(let app) = try app().flavoured else { throw LuaMisuse("bound to a Kii backend") }
+        return app
+    }
+
+    /// The Kii backend this function is bound to.
+    func kii() throws(LuaMisuse) -> KiiApp {
+        guard case .kii(let app) = try app().flavoured else { throw LuaMisuse("bound to a Backendless backend") }
+        return app
     }
 
     /// Remembers the argument names, so a fault's `when` predicate can see them.
@@ -187,9 +203,22 @@ struct LuaCall {
 
     /// Field `key` of the table at `index` as a dynamic value; nil when absent.
     func field(_ index: Int32, _ key: StaticString, value name: String) throws(LuaMisuse) -> Value? {
-        let type = LuaValues.getField(L, lua_absindex(L, index), key)
+        LuaValues.getField(L, lua_absindex(L, index), key)
+        return try valueOnTop(name)
+    }
+
+    /// Field `key` (a name known at run time) of the table at `index` as a dynamic value; nil when absent.
+    func field(_ index: Int32, named key: String, value name: String) throws(LuaMisuse) -> Value? {
+        LuaValues.getField(L, lua_absindex(L, index), key)
+        return try valueOnTop(name)
+    }
+
+    /// Pops the value on top and reads it as a dynamic value (nil for nil).
+    private func valueOnTop(_ name: String) throws(LuaMisuse) -> Value? {
+        let type = lua_type(L, -1)
         defer { us_pop(L, 1) }
         if type <= LUA_TNIL { return nil }
+        if type == LUA_TSTRING, let text = try utf8String(at: -1, name) { return .string(text) }
         switch LuaValues.value(L, at: -1) {
         case .success(let value): return value
         case .failure(let error):
@@ -246,6 +275,36 @@ struct LuaCall {
         lua_pushnil(L)
         error.push(to: L)
         return 2
+    }
+
+    /// Runs a backend call and pushes what it returns (a record), or `nil, err` for a backend error.
+    func answer<Failure: Error & LuaPresentable>(_ body: () throws(Failure) -> some Presentable) -> Int32 {
+        do throws(Failure) {
+            LuaRecordWriter.push(L, try body())
+            return 1
+        } catch {
+            return fail(error)
+        }
+    }
+
+    /// Runs a backend call and pushes its record, `nil` when it returns none, or `nil, err` for a backend error.
+    func answer<Record: Presentable, Failure: Error & LuaPresentable>(optional body: () throws(Failure) -> Record?) -> Int32 {
+        do throws(Failure) {
+            if let record = try body() { LuaRecordWriter.push(L, record) } else { lua_pushnil(L) }
+            return 1
+        } catch {
+            return fail(error)
+        }
+    }
+
+    /// Runs a backend call that returns nothing and pushes `true`, or `nil, err` for a backend error.
+    func answerTrue<Failure: Error & LuaPresentable>(_ body: () throws(Failure) -> Void) -> Int32 {
+        do throws(Failure) {
+            try body()
+            return pushTrue()
+        } catch {
+            return fail(error)
+        }
     }
 
     func push(_ text: String) -> Int32 {

@@ -112,6 +112,15 @@ enum LuaValues {
         }
     }
 
+    /// Pushes `table[key]` (raw) for a key known only at run time, and returns its type.
+    @discardableResult
+    static func getField(_ L: OpaquePointer, _ table: Int32, _ key: String) -> Int32 {
+        var key = key
+        return key.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { us_rawgetfield(L, table, $0.baseAddress, $0.count) }
+        }
+    }
+
     /// Pushes a dynamic value: objects become tables, arrays sequences, null nil.
     static func push(_ L: OpaquePointer, _ value: Value) {
         switch value {

@@ -9,7 +9,8 @@ final class ScenarioHost {
     var L: OpaquePointer?
     /// The thread of the binding now running (a coroutine's, perhaps): where predicates are called.
     var currentL: OpaquePointer?
-    private(set) var apps: [any EmulatedApp] = []
+    /// The backends the running scenario created (a live session's live in its world instead).
+    private var scenarioApps: [any EmulatedApp] = []
     private(set) var epoch: Int64 = 0
     private var scenarioSeed: UInt64 = 0
     /// Registry references to `when` predicates, released when the scenario ends.
@@ -19,9 +20,14 @@ final class ScenarioHost {
     /// The argument names of the binding now running, for `when` predicates.
     var currentArgumentNames: [StaticString] = []
     var currentArgumentCount: Int32 = 0
-    /// Set for a live session (`understudy serve`): backends outlive scenarios, and the served requests'
-    /// journal is readable from Lua.
-    var live: LiveContext?
+    /// Set for a live session (`understudy serve`): the server's world, whose apps outlive chunks and whose
+    /// journal Lua reads.
+    var world: ServedWorld?
+    /// A live session's instruction budget for each chunk, request predicate and scenario.
+    var liveBudget: Int64 = 0
+
+    /// The backends reachable now: the scenario's, or the served world's.
+    var apps: [any EmulatedApp] { world?.apps ?? scenarioApps }
 
     /// Starts a scenario: earlier backends become unreachable.
     func beginScenario(seed: UInt64) {
@@ -29,7 +35,7 @@ final class ScenarioHost {
             for reference in predicateReferences { luaL_unref(L, us_registryindex(), reference) }
         }
         predicateReferences.removeAll()
-        apps.removeAll(keepingCapacity: true)
+        scenarioApps.removeAll(keepingCapacity: true)
         epoch += 1
         scenarioSeed = seed
         pendingError = nil
@@ -37,8 +43,9 @@ final class ScenarioHost {
 
     /// Adds a backend; returns its handle.
     func adopt(_ app: any EmulatedApp) -> Int64 {
-        apps.append(app)
-        return epoch << 24 | Int64(apps.count - 1)
+        if let world { return handle(ofAppAt: world.add(app)) }
+        scenarioApps.append(app)
+        return handle(ofAppAt: scenarioApps.count - 1)
     }
 
     /// The seed for the next backend of this scenario.
@@ -51,7 +58,8 @@ final class ScenarioHost {
     func app(_ handle: Int64) -> (any EmulatedApp)? {
         guard handle >> 24 == epoch else { return nil }
         let index = Int(handle & 0xFF_FFFF)
-        return index < apps.count ? apps[index] : nil
+        if let world { return index < world.apps.count ? world.apps[index] : nil }
+        return index < scenarioApps.count ? scenarioApps[index] : nil
     }
 
     /// The handle of the backend at `index` in the running scenario.
@@ -62,12 +70,4 @@ final class ScenarioHost {
     static func of(_ L: OpaquePointer) -> ScenarioHost {
         Unmanaged<ScenarioHost>.fromOpaque(us_info_of(L).pointee.host).takeUnretainedValue()
     }
-}
-
-/// What a live session adds to its host.
-struct LiveContext {
-    /// The requests the server answered.
-    var journal = RequestJournal()
-    /// The instruction budget granted to each chunk, request predicate and scenario.
-    var budget: Int64
 }

@@ -101,13 +101,9 @@ struct ServeCommand: ParsableCommand {
     static func banner(_ stage: Stage, options: ServerOptions) -> String {
         var lines = ["understudy serving on \(options.linkBase) (seed \(options.seed))"]
         for app in stage.apps {
-            switch app {
-            case let app as BackendlessApp:
-                lines.append("  Backendless app \(app.settings.appID), REST key \(app.settings.apiKey): \(options.linkBase)/\(app.settings.appID)/\(app.settings.apiKey)/")
-            case let app as KiiApp:
-                lines.append("  Kii app \(app.settings.appID), app key \(app.settings.appKey): \(options.linkBase)/api/apps/\(app.settings.appID)/")
-            default: continue
-            }
+            let key = app.flavour == .backendless ? "REST key" : "app key"
+            let keys = app.keys.map { "\(key) \($0.value)" }.joined(separator: ", ")
+            lines.append("  \(app.flavour.displayName) app \(app.appID), \(keys): \(options.linkBase)\(app.restPath)/")
         }
         lines.append("  control API: \(options.linkBase)/_understudy/" + (options.controlToken == nil ? "" : " (X-Understudy-Token required)"))
         lines.append("Ctrl-C stops the server.")

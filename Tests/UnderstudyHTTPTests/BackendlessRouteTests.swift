@@ -123,7 +123,7 @@ struct BackendlessRouteTests {
                 .post, "\(backendless)/users/login", json: #"{"login":"alice@example.com","password":"wonderland"}"#
             )
             #expect(pending.json("code") == 3087)
-            let link = try #require(server.withStage { $0.backendless[DefaultApps.backendlessAppID]?.outbox.emails.last?.link })
+            let link = try #require(server.withStage { $0.world.backendless(id: DefaultApps.backendlessAppID)?.outbox.emails.last?.link })
             let path = try #require(URLComponents(string: link)?.path)
             let confirmed = try await client.send(.get, path)
             #expect(confirmed.status == 200)
@@ -258,7 +258,7 @@ struct BackendlessRouteTests {
                 .post, "\(backendless)/messaging/news", json: #"{"message":"just b","pushSinglecast":["b"]}"#
             )
             #expect(single.json("delivered") == ["b"])
-            let pushes = server.withStage { $0.backendless[DefaultApps.backendlessAppID]!.outbox.pushes.map(\.message) }
+            let pushes = server.withStage { $0.world.backendless(id: DefaultApps.backendlessAppID)!.outbox.pushes.map(\.message) }
             #expect(pushes == ["hello", "hello", "just b"])
             let missing = try await client.send(.post, "\(backendless)/messaging/news", json: #"{}"#)
             #expect(missing.status == 400)
@@ -322,7 +322,7 @@ struct BackendlessRouteTests {
         try await withServer { server, client in
             _ = try await client.send(.post, "\(backendless)/users/register", json: alice)
             _ = try await client.send(.post, "\(backendless)/users/register", json: alice)
-            let entries = server.withStage { $0.session.journal.entries(matching: JournalFilter(path: "users/register")) }
+            let entries = server.withStage { $0.world.journal.entries(matching: JournalFilter(path: "users/register")) }
             #expect(entries.map(\.status) == [200, 400])
             #expect(entries.last?.code == .int(3033))
             #expect(entries.last?.operation == "users.register")
@@ -378,7 +378,7 @@ struct BackendlessRouteTests {
             await #expect(throws: (any Error).self) {
                 _ = try await client.send(.post, "\(backendless)/users/login", json: #"{"login":"a","password":"b"}"#)
             }
-            let entries = server.withStage { $0.session.journal.entries(matching: JournalFilter()) }
+            let entries = server.withStage { $0.world.journal.entries(matching: JournalFilter()) }
             #expect(entries.map(\.operation) == ["users.register", "users.login"])
             #expect(entries.map(\.delayMilliseconds) == [150, 0])
             #expect(entries.map(\.connectionDropped) == [false, true])

@@ -29,7 +29,7 @@ private func kiiHeaders(id: String = DefaultApps.kiiAppID, key: String = Default
 
 /// Runs `body` on the default Kii app, under the server's lock.
 private func onKii<T: Sendable>(_ server: UnderstudyServer, _ body: (KiiApp) throws -> T) rethrows -> T {
-    try server.withStage { stage in try body(stage.kii[DefaultApps.kiiAppID]!) }
+    try server.withStage { stage in try body(stage.world.kii(id: DefaultApps.kiiAppID)!) }
 }
 
 extension TestClientProtocol {
@@ -674,8 +674,8 @@ struct KiiRouteTests {
             let token = try await client.token("bond007", "martini")
             _ = try await client.send(.get, "\(kii)/users/me", headers: bearer(token))
             _ = try await client.send(.post, "\(kii)/users/me/email-address/resend-verification", headers: bearer(token))
-            let entries = server.withStage { $0.session.journal.entries() }
-            #expect(entries.map(\.operation) == ["users.register", "users.register", "users.login", "users.me", "users.resend_email"])
+            let entries = server.withStage { $0.world.journal.entries() }
+            #expect(entries.map(\.operation) == ["users.register", "users.register", "users.login", "users.me", "users.resend_email_verification"])
             #expect(entries.allSatisfy { $0.flavour == "kii" && $0.appID == DefaultApps.kiiAppID })
             #expect(entries.first?.code == .string("RESOURCE_TEMPORARILY_UNAVAILABLE"))
             #expect(entries.last?.status == 400)

@@ -22,10 +22,23 @@ extension BackendlessApp {
         devices.registration(of: deviceID, now: clock.now)
     }
 
+    /// `devices.get`: the live registration of a device, or nil; an injected fault fails it.
+    public func getDevice(_ deviceID: String) throws(BackendlessError) -> DeviceRegistration? {
+        try checkFaults(.getDevice, .object(["device_id": .string(deviceID)]))
+        return device(deviceID)
+    }
+
     /// Cancels a device's registration (5001 when it has none).
     public func unregisterDevice(_ deviceID: String) throws(BackendlessError) {
         try checkFaults(.unregisterDevice, .object(["device_id": .string(deviceID)]))
         guard devices.unregister(deviceID, now: clock.now) else { throw BackendlessError.catalogue(5001) }
+    }
+
+    /// Every live device registration, sorted by device id.
+    public var allDevices: [DeviceRegistration] {
+        var ids = Set<String>()
+        for channel in channelNames { ids.formUnion(devices(onChannel: channel)) }
+        return ids.sorted().compactMap { device($0) }
     }
 
     /// Every channel name, sorted (`default` always exists).

@@ -273,6 +273,12 @@ extension BackendlessApp {
         return user.snapshot
     }
 
+    /// `users.is_valid_token`: whether a token is a live session; an injected fault fails it.
+    public func isValidToken(_ token: String) throws(BackendlessError) -> Bool {
+        try checkFaults(.isValidToken, .object(["token": .string(token)]))
+        return (try? user(forToken: token)) != nil
+    }
+
     /// Creates a guest account and logs it in.
     public func guestLogin() throws(BackendlessError) -> BackendlessSession {
         try checkFaults(.guestLogin, .object([:]))

@@ -1,9 +1,6 @@
 /// An emulated Backendless application: users, sessions, email confirmation and push device registrations,
 /// with its own virtual clock, outbox and faults. Not thread-safe: one owner at a time.
 public final class BackendlessApp: EmulatedApp {
-    /// The operation names `faults.inject` accepts for Backendless.
-    public static var operations: [String] { BackendlessOperation.names }
-
     public var settings: BackendlessSettings {
         didSet {
             if settings.identity != oldValue.identity { rebuildIdentityIndex() }

@@ -142,13 +142,21 @@ public struct BackendlessSettings: Sendable, Equatable {
 
 /// A setting was given a value of the wrong kind, or does not exist.
 public struct SettingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The setting's name as given.
+    public var setting: String
+    /// True when the flavour has no setting of that name (rather than a wrong value for one it has).
+    public var isUnknown: Bool
     public var description: String
 
     public init(setting: String, expected: String, got value: Value) {
+        self.setting = setting
+        isUnknown = false
         description = "setting '\(setting)' must be \(expected), got \(value.kindName)"
     }
 
     public init(unknown setting: String, known: [String]) {
+        self.setting = setting
+        isUnknown = true
         description = "unknown setting '\(setting)' (known settings: \(known.joined(separator: ", ")))"
     }
 }

@@ -1,10 +1,83 @@
-/// What every emulated backend has, whatever its flavour: a virtual clock, an outbox and faults.
+/// What every emulated backend has, whatever its flavour: an app id, settings by name, a virtual clock, an
+/// outbox and faults. Adapters (the Lua bindings, the HTTP routes) reach a flavour's own calls through
+/// `flavoured`, an exhaustive switch, never a downcast.
 public protocol EmulatedApp: AnyObject {
+    /// The operations `faults.inject` accepts for this flavour, and that the journal records.
+    associatedtype Operations: Operation
+
     var clock: VirtualClock { get set }
     var outbox: Outbox { get set }
     var faults: FaultInjector { get set }
+    /// Where the links in emails and text messages point (the HTTP server sets its own address).
+    var linkBase: String { get set }
+
+    /// This app as its flavour's own type.
+    var flavoured: FlavouredApp { get }
+
+    /// The id the app is served under (the `app_id` setting).
+    var appID: String { get }
+    /// The keys a client sends with the app id: `api_key` (Backendless) or `app_key` (Kii), by setting name.
+    var keys: [(name: String, value: String)] { get }
+    /// The path under the server's address where the app's REST API is served: `/APP/KEY` or `/api/apps/APP`.
+    var restPath: String { get }
+
+    /// Every setting's name, in the order the documentation lists them.
+    static var settingNames: [String] { get }
+    /// A setting's value by name; nil for a name the flavour does not have.
+    func setting(_ name: String) -> Value?
+    /// Changes a setting by name; the value is checked as `app.settings.NAME = value` checks it.
+    func changeSetting(_ name: String, to value: Value) throws(SettingError)
+    /// Changes several settings, all or nothing: the first bad one throws and nothing changes.
+    func changeSettings(_ changes: [(name: String, value: Value)]) throws(SettingError)
+}
+
+extension EmulatedApp {
+    /// The flavour of this app.
+    public var flavour: Flavour { Operations.flavour }
+
     /// The operation names `faults.inject` accepts for this flavour.
-    static var operations: [String] { get }
+    public static var operations: [String] { Operations.names }
+
+    /// Whether this app has an operation of that name.
+    public func knows(operation name: String) -> Bool { Operations(rawValue: name) != nil }
+}
+
+/// An app as its flavour's own type: what an adapter switches over to reach flavour-only calls.
+public enum FlavouredApp {
+    case backendless(BackendlessApp)
+    case kii(KiiApp)
+}
+
+extension BackendlessApp {
+    public typealias Operations = BackendlessOperation
+    public var flavoured: FlavouredApp { .backendless(self) }
+    public var appID: String { settings.appID }
+    public var keys: [(name: String, value: String)] { [("api_key", settings.apiKey)] }
+    public var restPath: String { "/\(settings.appID)/\(settings.apiKey)" }
+    public static var settingNames: [String] { BackendlessSettings.names }
+    public func setting(_ name: String) -> Value? { settings.value(of: name) }
+    public func changeSetting(_ name: String, to value: Value) throws(SettingError) { try settings.set(name, to: value) }
+    public func changeSettings(_ changes: [(name: String, value: Value)]) throws(SettingError) {
+        var changed = settings
+        for change in changes { try changed.set(change.name, to: change.value) }
+        settings = changed
+    }
+}
+
+extension KiiApp {
+    public typealias Operations = KiiOperation
+    public var flavoured: FlavouredApp { .kii(self) }
+    public var appID: String { settings.appID }
+    public var keys: [(name: String, value: String)] { [("app_key", settings.appKey)] }
+    public var restPath: String { "/api/apps/\(settings.appID)" }
+    public static var settingNames: [String] { KiiSettings.names }
+    public func setting(_ name: String) -> Value? { settings.value(of: name) }
+    public func changeSetting(_ name: String, to value: Value) throws(SettingError) { try settings.set(name, to: value) }
+    public func changeSettings(_ changes: [(name: String, value: Value)]) throws(SettingError) {
+        var changed = settings
+        for change in changes { try changed.set(change.name, to: change.value) }
+        settings = changed
+    }
 }
 
 /// How large the emulator lets one backend grow, so a runaway script cannot exhaust the machine.

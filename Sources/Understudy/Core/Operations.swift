@@ -29,6 +29,7 @@ public enum BackendlessOperation: String, Operation {
     case guestLogin = "users.guest_login"
     case confirmEmail = "users.confirm_email"
     case setStatus = "users.set_status"
+    case isValidToken = "users.is_valid_token"
     case restorePassword = "users.restore_password"
     case resetPassword = "users.reset_password"
     case resendConfirmation = "users.resend_confirmation"
@@ -37,6 +38,7 @@ public enum BackendlessOperation: String, Operation {
     case updateUser = "users.update"
     case deleteUser = "users.delete"
     case registerDevice = "devices.register"
+    case getDevice = "devices.get"
     case unregisterDevice = "devices.unregister"
     case publish = "push.publish"
 }
@@ -51,6 +53,7 @@ public enum KiiOperation: String, Operation {
     case verifyPhone = "users.verify_phone"
     case changeEmail = "users.change_email"
     case changePhone = "users.change_phone"
+    case getUser = "users.get"
     case resendEmailVerification = "users.resend_email_verification"
     case resendPhoneVerification = "users.resend_phone_verification"
     case requestPasswordReset = "users.request_password_reset"

@@ -22,6 +22,12 @@ public protocol RecordWriter {
     mutating func write<Record: Presentable>(_ name: StaticString, records: [Record])
     /// A field whose name is data (a user property): any value.
     mutating func write(dynamic name: String, _ value: Value)
+    /// An object whose names are data: `{ [name] = value }` (a device's channels).
+    mutating func write(_ name: StaticString, pairs: [(name: String, value: String)])
+    /// An id as its text (`6EAFFE12-B424-...`); a writer may spell it without making a string.
+    mutating func write(_ name: StaticString, identifier: Identifier128)
+    /// A text known when the program was built (an enum's raw value); a writer may skip copying it.
+    mutating func write(_ name: StaticString, literal: StaticString)
 }
 
 /// Optional fields: an absent value is written as null (JSON shows `null`; a Lua table leaves the field out).
@@ -45,6 +51,20 @@ extension RecordWriter {
     /// A field of any value, under a literal name.
     public mutating func write(_ name: StaticString, value: Value) {
         write(dynamic: name.description, value)
+    }
+
+    public mutating func write(_ name: StaticString, identifier: Identifier128) {
+        write(name, identifier.formatted())
+    }
+
+    public mutating func write(_ name: StaticString, literal: StaticString) {
+        write(name, literal.description)
+    }
+
+    public mutating func write(_ name: StaticString, pairs: [(name: String, value: String)]) {
+        var object: [String: Value] = [:]
+        for pair in pairs where object[pair.name] == nil { object[pair.name] = .string(pair.value) }
+        write(name, value: .object(object))
     }
 }
 

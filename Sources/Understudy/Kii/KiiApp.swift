@@ -2,9 +2,6 @@
 /// and email / SMS verification, with its own virtual clock, outbox and faults. Not thread-safe: one owner at a
 /// time.
 public final class KiiApp: EmulatedApp {
-    /// The operation names `faults.inject` accepts for Kii.
-    public static var operations: [String] { KiiOperation.names }
-
     /// The portal settings; changes apply to the next call.
     public var settings: KiiSettings
     /// The virtual clock (SMS code lifetimes, `created`).
@@ -67,6 +64,12 @@ public final class KiiApp: EmulatedApp {
     public func user(userID: String) -> KiiUser? {
         guard let id = Identifier128(parsing: userID) else { return nil }
         return users[id]?.snapshot()
+    }
+
+    /// `users.get`: the user with this userID, or nil; an injected fault fails it.
+    public func getUser(userID: String) throws(KiiError) -> KiiUser? {
+        try checkFaults(.getUser, .object(["userID": .string(userID)]))
+        return user(userID: userID)
     }
 
     /// How many users are registered.

@@ -84,17 +84,12 @@ struct ControlRequest {
     /// The app served under `name`; also `backendless` or `kii` for the first app of that flavour (as
     /// `understudy.app(name)` reads it). 404 `UNKNOWN_APP` listing the apps otherwise.
     func app(named name: String, field: String = "query parameter app") throws(ControlRefusal) -> any EmulatedApp {
-        if let app = stage.app(id: name) { return app }
-        if name == "backendless", let app = stage.apps.first(where: { $0 is BackendlessApp }) { return app }
-        if name == "kii", let app = stage.apps.first(where: { $0 is KiiApp }) { return app }
+        if let app = stage.world.app(named: name) { return app }
         throw ControlRefusal(404, "UNKNOWN_APP", "\(field): no app is served under '\(name)' (\(servedApps))")
     }
 
     /// `apps: ID (flavour), …`, for messages.
-    var servedApps: String {
-        let apps = stage.apps.map { "\($0.servedID) (\($0.flavourName))" }
-        return apps.isEmpty ? "the server has no apps" : "apps: " + apps.joined(separator: ", ")
-    }
+    var servedApps: String { stage.world.appList }
 
     /// The app the `app` query parameter names, or every app when it is absent.
     func selectedApps() throws(ControlRefusal) -> [any EmulatedApp] {
@@ -116,13 +111,7 @@ struct ControlRequest {
     /// The JSON body as an object's members; nil for an empty body. Any content type is read as JSON (so
     /// `curl -d '{…}'` works), but the body must parse.
     func optionalObject() throws(ControlRefusal) -> [JSON.Member]? {
-        switch exchange.json {
-        case .failure(let error): throw ControlRefusal(reply: ServerFailures.malformedBody(.control, error))
-        case .success(nil): return nil
-        case .success(.object(let members)?): return members
-        case .success(let other?):
-            throw ControlRefusal(reply: ServerFailures.wrongBody(.control, expected: "a JSON object", got: other.kindName))
-        }
+        do throws(Refusal) { return try exchange.jsonObject(.control) } catch { throw ControlRefusal(reply: error.reply) }
     }
 
     /// The JSON body as an object's members; 400 for an empty body.

@@ -13,7 +13,6 @@ extension ControlRoutes {
         let source = try request.luaText()
         let name = request.query("name") ?? "control"
         let result = request.stage.session.evaluate(source, chunkName: "@" + name)
-        try? request.stage.refreshApps()
         switch result {
         case .success(let result):
             return Reply(body: ["results": .array(result.values.map(JSON.init)), "output": .string(result.output)])
@@ -51,7 +50,6 @@ extension ControlRoutes {
         let source = try request.luaText()
         let file = ScenarioFile(path: request.query("name") ?? "<request>", contents: Array(source.utf8))
         let result = request.stage.session.runScenarios(file)
-        try? request.stage.refreshApps()
         switch result {
         case .failure(let error):
             var reply = Reply(
@@ -101,14 +99,14 @@ extension ControlRoutes {
         filter.operation = request.query("op")
         // An app id, or `backendless` / `kii` for the first app of that flavour as on the other control routes; a
         // name no app is served under is taken as it is (entries outlive a reset or a changed app_id).
-        filter.appID = request.query("app").map { name in (try? request.app(named: name))?.servedID ?? name }
+        filter.appID = request.query("app").map { name in (try? request.app(named: name))?.appID ?? name }
         if let status = request.query("status") {
             guard let number = Int(status) else { throw .invalid("query parameter status must be an integer, got '\(status)'") }
             filter.status = number
         }
         filter.code = request.query("code").map(Value.string)
         filter.limit = try request.count("limit")
-        let journal = request.stage.session.journal
+        let journal = request.stage.world.journal
         return Reply(
             body: [
                 "entries": .array(journal.entries(matching: filter).map(ControlPresentation.entry)),
@@ -119,10 +117,10 @@ extension ControlRoutes {
 
     /// `DELETE /_understudy/journal` → `{"cleared": N}` (sequence numbers keep counting).
     static let clearJournal = ControlRequest.handler { request throws(ControlRefusal) in
-        var journal = request.stage.session.journal
+        var journal = request.stage.world.journal
         let count = journal.count
         journal.clear()
-        request.stage.session.journal = journal
+        request.stage.world.journal = journal
         return Reply(body: ["cleared": .integer(Int64(count))])
     }
 }

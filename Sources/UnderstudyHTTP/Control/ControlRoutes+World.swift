@@ -177,7 +177,7 @@ extension ControlRoutes {
     static func checkClockRange(_ time: Double, of app: any EmulatedApp, field: String) throws(ControlRefusal) {
         guard VirtualClock.accepts(time) else {
             throw .invalid(
-                "\(field) would put the clock of '\(app.servedID)' at \(time) seconds, beyond ±10^15 seconds from the epoch"
+                "\(field) would put the clock of '\(app.appID)' at \(time) seconds, beyond ±10^15 seconds from the epoch"
             )
         }
     }
@@ -204,41 +204,19 @@ extension ControlRoutes {
         for member in members where !seen.insert(member.key).inserted {
             throw ControlRefusal(400, "INVALID_SETTING", "setting '\(member.key)' is given twice")
         }
-        func refuse(_ name: String, _ names: [String], _ error: SettingError) -> ControlRefusal {
-            ControlRefusal(400, names.contains(name) ? "INVALID_SETTING" : "UNKNOWN_SETTING", error.description)
+        if let newID = members.last(where: { $0.key == "app_id" })?.value.stringValue, newID != app.appID,
+            let other = request.stage.world.app(app.flavour, id: newID), other !== app
+        {
+            throw ControlRefusal(
+                400, "INVALID_SETTING",
+                "setting 'app_id': another \(app.flavour.displayName) app is served under '\(newID)'"
+            )
         }
-        switch app {
-        case let app as BackendlessApp:
-            var settings = app.settings
-            for member in members {
-                do throws(SettingError) { try settings.set(member.key, to: member.value.value) } catch {
-                    throw refuse(member.key, BackendlessSettings.names, error)
-                }
-            }
-            if settings.appID != app.settings.appID,
-                let other = request.stage.backendless[settings.appID], other !== app
-            {
-                throw ControlRefusal(
-                    400, "INVALID_SETTING", "setting 'app_id': another Backendless app is served under '\(settings.appID)'"
-                )
-            }
-            app.settings = settings
-        case let app as KiiApp:
-            var settings = app.settings
-            for member in members {
-                do throws(SettingError) { try settings.set(member.key, to: member.value.value) } catch {
-                    throw refuse(member.key, KiiSettings.names, error)
-                }
-            }
-            if settings.appID != app.settings.appID, let other = request.stage.kii[settings.appID], other !== app {
-                throw ControlRefusal(
-                    400, "INVALID_SETTING", "setting 'app_id': another Kii app is served under '\(settings.appID)'"
-                )
-            }
-            app.settings = settings
-        default: break
+        do throws(SettingError) {
+            try app.changeSettings(members.map { ($0.key, $0.value.value) })
+        } catch {
+            throw ControlRefusal(400, error.isUnknown ? "UNKNOWN_SETTING" : "INVALID_SETTING", error.description)
         }
-        try? request.stage.refreshApps()
         return Reply(body: settingsJSON(app))
     }
 }

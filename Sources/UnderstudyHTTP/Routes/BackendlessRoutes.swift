@@ -26,21 +26,16 @@ enum BackendlessRoutes {
 
     // MARK: Plumbing
 
-    /// A reply that is not a `BackendlessError` (a body of the wrong shape, say), thrown from a handler.
-    struct Refusal: ReplyingError {
-        var reply: Reply
-    }
-
     /// Finds the app of the path (2002 when the id or key is wrong), runs `body`, and turns errors and fired
     /// faults into the reply.
     static func serve(
-        _ exchange: inout Exchange, _ operation: String, _ body: (BackendlessApp, inout Exchange) throws -> Reply
+        _ exchange: inout Exchange, _ operation: BackendlessOperation?, _ body: (BackendlessApp, inout Exchange) throws -> Reply
     ) -> Reply {
-        exchange.flavour = "backendless"
-        exchange.operation = operation
+        exchange.flavour = Flavour.backendless.rawValue
+        exchange.operation = operation?.name
         let appID = exchange.parameters["appId"]
         exchange.appID = appID
-        guard let app = exchange.stage.backendless[appID], app.settings.apiKey == exchange.parameters["apiKey"] else {
+        guard let app = exchange.stage.world.backendless(id: appID), app.settings.apiKey == exchange.parameters["apiKey"] else {
             return BackendlessError.catalogue(2002).reply
         }
         return Reply.answer(.backendless, app: app) { try body(app, &exchange) }
@@ -48,33 +43,7 @@ enum BackendlessRoutes {
 
     /// The JSON body as an object's members; nil for an empty body. Refuses other content types and shapes.
     static func object(_ exchange: Exchange) throws(Refusal) -> [JSON.Member]? {
-        if let type = exchange.mediaType, type != "application/json", !type.hasSuffix("+json") {
-            throw Refusal(reply: ServerFailures.unsupportedMediaType(.backendless, got: type, expected: "application/json"))
-        }
-        switch exchange.json {
-        case .failure(let error): throw Refusal(reply: ServerFailures.malformedBody(.backendless, error))
-        case .success(nil): return nil
-        case .success(.object(let members)?): return members
-        case .success(let other?):
-            throw Refusal(reply: ServerFailures.wrongBody(.backendless, expected: "a JSON object", got: other.kindName))
-        }
-    }
-
-    /// The user object as the real service returns it: every stored property, never the password.
-    static func json(_ user: BackendlessUser, token: String? = nil) -> JSON {
-        var members: [JSON.Member] = []
-        members.reserveCapacity(user.properties.count + 9)
-        for property in user.properties { members.append(.init(property.name, JSON(property.value))) }
-        members.append(.init("objectId", .string(user.objectID)))
-        members.append(.init("ownerId", .string(user.objectID)))
-        members.append(.init("userStatus", .string(user.status.rawValue)))
-        members.append(.init("created", .integer(user.created)))
-        members.append(.init("updated", user.updated.map(JSON.integer) ?? .null))
-        if let lastLogin = user.lastLogin { members.append(.init("lastLogin", .integer(lastLogin))) }
-        members.append(.init("socialAccount", "BACKENDLESS"))
-        members.append(.init("___class", "Users"))
-        if let token { members.append(.init("user-token", .string(token))) }
-        return .object(members)
+        try exchange.jsonObject(.backendless, accepts: { $0 == "application/json" || $0.hasSuffix("+json") })
     }
 
     /// A value a property may hold over HTTP: a string, number, boolean or null.
@@ -103,40 +72,40 @@ enum BackendlessRoutes {
     // MARK: Users
 
     static let registerUser: RouteHandler = { exchange in
-        serve(&exchange, "users.register") { app, exchange in
-            guard let members = try object(exchange) else { return Reply(body: json(try app.register(nil))) }
+        serve(&exchange, .register) { app, exchange in
+            guard let members = try object(exchange) else { return Reply(body: BackendlessWire.user(try app.register(nil))) }
             var properties: [Property] = []
             properties.reserveCapacity(members.count)
             for member in members { properties.append(Property(member.key, try propertyValue(member))) }
-            return Reply(body: json(try app.register(properties)))
+            return Reply(body: BackendlessWire.user(try app.register(properties)))
         }
     }
 
     static let login: RouteHandler = { exchange in
-        serve(&exchange, "users.login") { app, exchange in
+        serve(&exchange, .login) { app, exchange in
             let body = try object(exchange).map(JSON.object)
             let session = try app.login(identity: text(body?["login"]), password: text(body?["password"]))
-            return Reply(body: json(session.user, token: session.token))
+            return Reply(body: BackendlessWire.user(session.user, token: session.token))
         }
     }
 
     static let logout: RouteHandler = { exchange in
-        serve(&exchange, "users.logout") { app, exchange in
+        serve(&exchange, .logout) { app, exchange in
             try app.logout(token: exchange.header("user-token") ?? "")
             return Reply()
         }
     }
 
     static let guestLogin: RouteHandler = { exchange in
-        serve(&exchange, "users.guest_login") { app, exchange in
+        serve(&exchange, .guestLogin) { app, exchange in
             _ = try object(exchange)
             let session = try app.guestLogin()
-            return Reply(body: json(session.user, token: session.token))
+            return Reply(body: BackendlessWire.user(session.user, token: session.token))
         }
     }
 
     static let confirmEmail: RouteHandler = { exchange in
-        serve(&exchange, "users.confirm_email") { app, exchange in
+        serve(&exchange, .confirmEmail) { app, exchange in
             let user = try app.confirmEmail(linkToken: exchange.parameters["token"])
             return Reply(
                 body: [
@@ -148,8 +117,8 @@ enum BackendlessRoutes {
     }
 
     static let isValidToken: RouteHandler = { exchange in
-        serve(&exchange, "users.is_valid_token") { app, exchange in
-            let valid = (try? app.user(forToken: exchange.parameters["userToken"])) != nil
+        serve(&exchange, .isValidToken) { app, exchange in
+            let valid = try app.isValidToken(exchange.parameters["userToken"])
             return Reply(body: .bool(valid))
         }
     }
@@ -172,28 +141,12 @@ enum BackendlessRoutes {
         }
     }
 
-    /// Milliseconds since the epoch for a reply. A registration's expiration is a time the virtual clock can
-    /// show (the backend refuses others with 5004), so its milliseconds fit an integer.
-    static func milliseconds(_ seconds: Double) -> JSON {
-        .integer(Int64((seconds * 1000).rounded()))
-    }
-
-    static func deviceJSON(_ registration: DeviceRegistration) -> JSON {
-        [
-            "id": .string(registration.channels.first?.registrationID ?? ""),
-            "deviceToken": .string(registration.token), "deviceId": .string(registration.deviceID),
-            "os": .string(registration.os.rawValue), "osVersion": registration.osVersion.map(JSON.string) ?? .null,
-            "channels": .array(registration.channels.map { .string($0.name) }),
-            "expiration": registration.expiration.map(milliseconds) ?? .null,
-        ]
-    }
-
     static func formatError(_ detail: String) -> BackendlessError {
         BackendlessError(code: 5005, message: "Wrong json format for device registration: \(detail)")
     }
 
     static let registerDevice: RouteHandler = { exchange in
-        serve(&exchange, "devices.register") { app, exchange in
+        serve(&exchange, .registerDevice) { app, exchange in
             guard let members = try object(exchange) else { throw BackendlessError.catalogue(5006) }
             let body = JSON.object(members)
             guard let token = text(body["deviceToken"]), !token.isEmpty else { throw formatError("deviceToken is required") }
@@ -222,21 +175,21 @@ enum BackendlessRoutes {
     }
 
     static let getDevice: RouteHandler = { exchange in
-        serve(&exchange, "devices.get") { app, exchange in
-            guard let registration = app.device(exchange.parameters["deviceId"]) else { throw BackendlessError.catalogue(5000) }
-            return Reply(body: [deviceJSON(registration)])
+        serve(&exchange, .getDevice) { app, exchange in
+            guard let registration = try app.getDevice(exchange.parameters["deviceId"]) else { throw BackendlessError.catalogue(5000) }
+            return Reply(body: [BackendlessWire.device(registration)])
         }
     }
 
     static let unregisterDevice: RouteHandler = { exchange in
-        serve(&exchange, "devices.unregister") { app, exchange in
+        serve(&exchange, .unregisterDevice) { app, exchange in
             try app.unregisterDevice(exchange.parameters["deviceId"])
             return Reply(body: ["result": true])
         }
     }
 
     static let publish: RouteHandler = { exchange in
-        serve(&exchange, "push.publish") { app, exchange in
+        serve(&exchange, .publish) { app, exchange in
             let body = JSON.object(try object(exchange) ?? [])
             let message: String
             switch body["message"] {

@@ -45,11 +45,6 @@ enum KiiRoutes {
 
     // MARK: Plumbing
 
-    /// A reply that is not a `KiiError` (a body of the wrong shape, say), thrown from a handler.
-    struct Refusal: ReplyingError {
-        var reply: Reply
-    }
-
     /// Who sent a request: the app (app credentials) or one of its users (an access token).
     enum Caller {
         case app
@@ -64,17 +59,17 @@ enum KiiRoutes {
     /// Finds the app (404 `APP_NOT_FOUND`; 401 when the legacy endpoint names none), runs `body`, and turns errors
     /// and fired faults into the reply. `appID` defaults to the path's.
     static func serve(
-        _ exchange: inout Exchange, _ operation: String, appID: String?? = .none,
+        _ exchange: inout Exchange, _ operation: KiiOperation?, appID: String?? = .none,
         _ body: (KiiApp, inout Exchange) throws -> Reply
     ) -> Reply {
-        exchange.flavour = "kii"
-        exchange.operation = operation
+        exchange.flavour = Flavour.kii.rawValue
+        exchange.operation = operation?.name
         let id: String? = appID ?? exchange.parameters["appID"]
         exchange.appID = id
         guard let id else {
             return KiiError.unauthorized("The request names no application: send X-Kii-AppID and X-Kii-AppKey").reply
         }
-        guard let app = exchange.stage.kii[id] else {
+        guard let app = exchange.stage.world.kii(id: id) else {
             var reply = KiiError(status: 404, code: "APP_NOT_FOUND", message: "The application \(id) was not found").reply
             reply.body = reply.body.map { appending($0, "appID", .string(id)) }
             return reply
@@ -184,18 +179,7 @@ enum KiiRoutes {
 
     /// The JSON body as an object; an empty body is an empty object. Refuses other content types and shapes.
     static func object(_ exchange: Exchange) throws(Refusal) -> JSON {
-        if let type = exchange.mediaType, !acceptsJSON(type) {
-            throw Refusal(
-                reply: ServerFailures.unsupportedMediaType(.kii, got: type, expected: "application/json or application/vnd.kii.*+json")
-            )
-        }
-        switch exchange.json {
-        case .failure(let error): throw Refusal(reply: ServerFailures.malformedBody(.kii, error))
-        case .success(nil): return .object([])
-        case .success(.object(let members)?): return .object(members)
-        case .success(let other?):
-            throw Refusal(reply: ServerFailures.wrongBody(.kii, expected: "a JSON object", got: other.kindName))
-        }
+        .object(try exchange.jsonObject(.kii, accepts: acceptsJSON, expected: "application/json or application/vnd.kii.*+json") ?? [])
     }
 
     /// A string field: nil when absent or null; 400 `INVALID_INPUT_DATA` naming the field for another kind.
@@ -266,7 +250,7 @@ enum KiiRoutes {
     // MARK: Sign-up and login
 
     static let signUp: RouteHandler = { exchange in
-        serve(&exchange, "users.register") { app, exchange in
+        serve(&exchange, .register) { app, exchange in
             _ = try anyCaller(app, exchange)
             let body = try object(exchange)
             // Type checks come first, then the domain's rules. Custom fields are neither checked nor stored (nor are
@@ -368,7 +352,7 @@ enum KiiRoutes {
     }
 
     static let appLogin: RouteHandler = { exchange in
-        serve(&exchange, "users.login") { app, exchange in try login(app, exchange, formAllowed: true) }
+        serve(&exchange, .login) { app, exchange in try login(app, exchange, formAllowed: true) }
     }
 
     /// The legacy endpoint: the app comes from `X-Kii-AppID` (or, failing that, from Basic credentials).
@@ -381,7 +365,7 @@ enum KiiRoutes {
         {
             appID = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
         }
-        return serve(&exchange, "users.login", appID: .some(appID)) { app, exchange in
+        return serve(&exchange, .login, appID: .some(appID)) { app, exchange in
             try login(app, exchange, formAllowed: false)
         }
     }
@@ -389,7 +373,7 @@ enum KiiRoutes {
     // MARK: Records
 
     static let me: RouteHandler = { exchange in
-        serve(&exchange, "users.me") { app, exchange in
+        serve(&exchange, .me) { app, exchange in
             guard let user = try caller(app, exchange)?.user else {
                 throw KiiError.unauthorized("users/me needs an access token (Authorization: Bearer)")
             }
@@ -398,9 +382,10 @@ enum KiiRoutes {
     }
 
     static let getUser: RouteHandler = { exchange in
-        serve(&exchange, "users.get") { app, exchange in
+        serve(&exchange, .getUser) { app, exchange in
             let caller = try anyCaller(app, exchange)
-            let user = try target(app, exchange, caller)
+            let named = try target(app, exchange, caller)
+            guard let user = try app.getUser(userID: named.userID) else { throw KiiError.userNotFound(named.userID) }
             return Reply(body: caller.user?.userID == user.userID ? record(user) : publicRecord(user))
         }
     }
@@ -416,7 +401,7 @@ enum KiiRoutes {
     /// Verification with the code needs the owner's token or app credentials: the code is the proof, as with
     /// the email's link.
     static let verifyEmail: RouteHandler = { exchange in
-        serve(&exchange, "users.verify_email") { app, exchange in
+        serve(&exchange, .verifyEmail) { app, exchange in
             let user = try owned(app, exchange, appAllowed: true).user
             let code = try requiredString(try object(exchange), "verificationCode")
             _ = try app.verifyEmail(userID: user.userID, code: code)
@@ -426,7 +411,7 @@ enum KiiRoutes {
 
     /// The link in the verification email: no credentials, the code in the query.
     static let verifyEmailLink: RouteHandler = { exchange in
-        serve(&exchange, "users.verify_email") { app, exchange in
+        serve(&exchange, .verifyEmail) { app, exchange in
             let user = try target(app, exchange, nil)
             _ = try app.verifyEmail(userID: user.userID, code: exchange.queryItem("code") ?? "")
             return verified
@@ -434,7 +419,7 @@ enum KiiRoutes {
     }
 
     static let verifyPhone: RouteHandler = { exchange in
-        serve(&exchange, "users.verify_phone") { app, exchange in
+        serve(&exchange, .verifyPhone) { app, exchange in
             let user = try owned(app, exchange, appAllowed: true).user
             let code = try requiredString(try object(exchange), "verificationCode")
             _ = try app.verifyPhone(userID: user.userID, code: code)
@@ -443,14 +428,14 @@ enum KiiRoutes {
     }
 
     static let resendEmail: RouteHandler = { exchange in
-        serve(&exchange, "users.resend_email") { app, exchange in
+        serve(&exchange, .resendEmailVerification) { app, exchange in
             try app.resendEmailVerification(userID: try owned(app, exchange).user.userID)
             return Reply(status: 204)
         }
     }
 
     static let resendPhone: RouteHandler = { exchange in
-        serve(&exchange, "users.resend_phone") { app, exchange in
+        serve(&exchange, .resendPhoneVerification) { app, exchange in
             try app.resendPhoneVerification(userID: try owned(app, exchange).user.userID)
             return Reply(status: 204)
         }
@@ -461,7 +446,7 @@ enum KiiRoutes {
     /// `{"emailAddress"[, "verified"]}` → 204. `verified: true` is for the app administrator only, whom the
     /// emulator does not have: 401 `UNAUTHORIZED`.
     static let changeEmail: RouteHandler = { exchange in
-        serve(&exchange, "users.change_email") { app, exchange in
+        serve(&exchange, .changeEmail) { app, exchange in
             let user = try owned(app, exchange).user
             let body = try object(exchange)
             let email = try requiredString(body, "emailAddress")
@@ -481,7 +466,7 @@ enum KiiRoutes {
 
     /// `{"phoneNumber"[, "country"]}` → 204.
     static let changePhone: RouteHandler = { exchange in
-        serve(&exchange, "users.change_phone") { app, exchange in
+        serve(&exchange, .changePhone) { app, exchange in
             let user = try owned(app, exchange).user
             let body = try object(exchange)
             let phone = try requiredString(body, "phoneNumber")

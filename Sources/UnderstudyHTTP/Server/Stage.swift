@@ -53,28 +53,34 @@ public struct StageError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Everything the server serves: the live Lua session and its apps, found by app id. Not thread-safe: the
-/// server keeps it behind one lock, so requests, control calls and Lua chunks see one consistent world.
+/// Everything the server serves: the world (apps and journal) and the live Lua session that acts on it. Not
+/// thread-safe: the server keeps it behind one lock, so requests, control calls and Lua chunks see one
+/// consistent world.
 public final class Stage {
     public let options: ServerOptions
+    /// The apps and the journal.
+    public private(set) var world: ServedWorld
+    /// Where the setup script, control chunks and fault predicates run.
     public private(set) var session: LiveSession
-    public private(set) var backendless: [String: BackendlessApp] = [:]
-    public private(set) var kii: [String: KiiApp] = [:]
 
     public init(options: ServerOptions) throws(StageError) {
         self.options = options
-        session = try Self.makeSession(options)
-        try refreshApps(strict: true)
+        (world, session) = try Self.makeWorld(options, journal: RequestJournal(capacity: options.journalCapacity))
+        if let shared = world.sharedAppID {
+            throw StageError(message: "two \(shared.flavour.displayName) apps have the app_id '\(shared.appID)'")
+        }
     }
 
-    private static func makeSession(_ options: ServerOptions) throws(StageError) -> LiveSession {
+    /// A fresh world with `journal`, its setup script run; the default apps when the script creates none.
+    private static func makeWorld(_ options: ServerOptions, journal: RequestJournal) throws(StageError) -> (ServedWorld, LiveSession) {
+        let world = ServedWorld(linkBase: options.linkBase, journalCapacity: options.journalCapacity)
+        world.journal = journal
         let session: LiveSession
         do {
-            session = try LiveSession(seed: options.seed, limits: options.limits)
+            session = try LiveSession(world: world, seed: options.seed, limits: options.limits)
         } catch {
             throw StageError(message: error.message)
         }
-        session.journal = RequestJournal(capacity: options.journalCapacity)
         if let script = options.setupScript {
             do {
                 try session.runSetup(script)
@@ -84,72 +90,30 @@ public final class Stage {
                 throw StageError(message: message)
             }
         }
-        if session.apps.isEmpty {
-            session.adopt(BackendlessApp(seed: session.nextAppSeed()))
-            session.adopt(KiiApp(seed: session.nextAppSeed()))
+        if world.apps.isEmpty {
+            world.add(BackendlessApp(seed: session.nextAppSeed()))
+            world.add(KiiApp(seed: session.nextAppSeed()))
         }
-        return session
+        return (world, session)
     }
 
     /// Starts again from the state right after start-up: the setup script runs again on fresh apps. The journal
     /// is kept unless `clearJournal`.
     public func reset(clearJournal: Bool = false) throws(StageError) {
-        let journal = session.journal
-        session = try Self.makeSession(options)
-        if !clearJournal { session.journal = journal }
-        try refreshApps(strict: false)
-    }
-
-    /// Finds the apps by id again: a Lua chunk may have created apps or changed an `app_id`. With `strict`, two
-    /// apps of one flavour with one id are an error; otherwise the first one created wins.
-    public func refreshApps(strict: Bool = false) throws(StageError) {
-        var backendless: [String: BackendlessApp] = [:]
-        var kii: [String: KiiApp] = [:]
-        for app in session.apps {
-            switch app {
-            case let app as BackendlessApp:
-                app.linkBase = options.linkBase
-                if backendless[app.settings.appID] != nil {
-                    if strict { throw StageError(message: "two Backendless apps have the app_id '\(app.settings.appID)'") }
-                    continue
-                }
-                backendless[app.settings.appID] = app
-            case let app as KiiApp:
-                app.linkBase = options.linkBase
-                if kii[app.settings.appID] != nil {
-                    if strict { throw StageError(message: "two Kii apps have the app_id '\(app.settings.appID)'") }
-                    continue
-                }
-                kii[app.settings.appID] = app
-            default: continue
-            }
-        }
-        self.backendless = backendless
-        self.kii = kii
+        let journal = clearJournal ? RequestJournal(capacity: options.journalCapacity) : world.journal
+        (world, session) = try Self.makeWorld(options, journal: journal)
     }
 
     /// Every app, in the order they were created.
-    public var apps: [any EmulatedApp] { session.apps }
-
-    /// The app served under `id` (either flavour), or the only app when `id` is nil and there is one.
-    public func app(id: String?) -> (any EmulatedApp)? {
-        guard let id else { return apps.count == 1 ? apps[0] : nil }
-        if let app = backendless[id] { return app }
-        if let app = kii[id] { return app }
-        return nil
-    }
+    public var apps: [any EmulatedApp] { world.apps }
 }
 
-extension EmulatedApp {
-    /// `backendless` or `kii`.
-    public var flavourName: String { self is KiiApp ? "kii" : "backendless" }
-
-    /// The id the app is served under.
-    public var servedID: String {
+extension Flavour {
+    /// `Backendless` or `Kii`, for messages.
+    public var displayName: String {
         switch self {
-        case let app as BackendlessApp: return app.settings.appID
-        case let app as KiiApp: return app.settings.appID
-        default: return ""
+        case .backendless: return "Backendless"
+        case .kii: return "Kii"
         }
     }
 }

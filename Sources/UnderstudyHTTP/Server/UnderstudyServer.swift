@@ -124,10 +124,10 @@ public final class UnderstudyServer: Sendable {
     }
 
     private static func record(_ reply: Reply, exchange: Exchange, stage: Stage) {
-        let app = exchange.appID.flatMap { stage.app(id: $0) }
+        let app = exchange.appID.flatMap { id in exchange.flavour.flatMap(Flavour.init).flatMap { stage.world.app($0, id: id) } }
         var json: Value?
         if case .success(let parsed?) = exchange.json { json = parsed.value }
-        stage.session.record(
+        stage.world.journal.record(
             JournalEntry(
                 method: exchange.method.rawValue, path: exchange.path, query: exchange.query, flavour: exchange.flavour,
                 appID: exchange.appID, operation: exchange.operation, body: exchange.bodyText, json: json,

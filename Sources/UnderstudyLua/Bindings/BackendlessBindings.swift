@@ -35,145 +35,81 @@ enum BackendlessBindings {
         LuaValues.setField(L, table, "channels")
         Binding.table(L, handle, [("publish", publish)])
         LuaValues.setField(L, table, "push")
-        SharedBindings.install(L, app: table, handle: handle, BackendlessApp.self)
+        SharedBindings.install(L, app: table, handle: handle)
     }
 
     // MARK: Presenting results
 
-    /// Every stored property except the password, plus objectId, userStatus, created and ___class.
-    static func push(_ L: OpaquePointer, _ user: BackendlessUser) {
-        lua_createtable(L, 0, Int32(user.properties.count + 4))
-        let table = lua_gettop(L)
-        for property in user.properties {
-            LuaValues.push(L, property.value)
-            LuaValues.setField(L, table, property.name)
-        }
-        // The objectId's text goes to Lua from the stack, with no string made for it; literal keys (StaticString)
-        // are found in Lua's string cache by address rather than hashed anew.
-        user.identifier.withFormattedUTF8 { LuaValues.push(L, utf8: $0) }
-        LuaValues.setField(L, table, "objectId" as StaticString)
-        LuaValues.push(L, literal(user.status))
-        LuaValues.setField(L, table, "userStatus" as StaticString)
-        lua_pushinteger(L, lua_Integer(user.created))
-        LuaValues.setField(L, table, "created" as StaticString)
-        LuaValues.push(L, "Users" as StaticString)
-        LuaValues.setField(L, table, "___class" as StaticString)
-    }
-
-    /// The status's raw value as a literal, for Lua's string cache.
-    static func literal(_ status: UserStatus) -> StaticString {
-        switch status {
-        case .enabled: return "ENABLED"
-        case .disabled: return "DISABLED"
-        case .emailConfirmationPending: return "EMAIL_CONFIRMATION_PENDING"
-        case .guest: return "GUEST"
-        }
-    }
-
-    static func push(_ L: OpaquePointer, _ session: BackendlessSession) {
-        lua_createtable(L, 0, 2)
-        let table = lua_gettop(L)
-        push(L, session.user)
-        LuaValues.setField(L, table, "user")
-        LuaValues.push(L, session.token)
-        LuaValues.setField(L, table, "token")
+    /// A user, a session, a device registration: as the domain presents it.
+    static func push(_ L: OpaquePointer, _ record: some Presentable) {
+        LuaRecordWriter.push(L, record)
     }
 
     // MARK: users
 
     static let register: us_swift_fn = { L in
-        LuaCall.run(L, "users.register") { call throws(LuaMisuse) in
-            let app: BackendlessApp = try call.app()
+        LuaCall.run(L, BackendlessOperation.register) { call throws(LuaMisuse) in
+            let app = try call.backendless()
             var properties: [Property]?
             if !call.isNil(1) {
                 try call.table(1, "properties")
                 properties = try call.properties(1)
             }
-            do throws(BackendlessError) {
-                push(call.L, try app.register(consume properties))
-                return 1
-            } catch {
-                return call.fail(error)
-            }
+            return call.answer { () throws(BackendlessError) in try app.register(properties) }
         }
     }
 
     static let login: us_swift_fn = { L in
-        LuaCall.run(L, "users.login") { call throws(LuaMisuse) in
+        LuaCall.run(L, BackendlessOperation.login) { call throws(LuaMisuse) in
             call.arguments("identity", "password")
-            let app: BackendlessApp = try call.app()
+            let app = try call.backendless()
             let identity = try call.optionalString(1, "identity")
             let password = try call.optionalString(2, "password")
-            do throws(BackendlessError) {
-                push(call.L, try app.login(identity: identity, password: password))
-                return 1
-            } catch {
-                return call.fail(error)
-            }
+            return call.answer { () throws(BackendlessError) in try app.login(identity: identity, password: password) }
         }
     }
 
     static let logout: us_swift_fn = { L in
-        LuaCall.run(L, "users.logout") { call throws(LuaMisuse) in
+        LuaCall.run(L, BackendlessOperation.logout) { call throws(LuaMisuse) in
             call.arguments("token")
-            let app: BackendlessApp = try call.app()
+            let app = try call.backendless()
             let token = try call.string(1, "token")
-            do throws(BackendlessError) {
-                try app.logout(token: token)
-                return call.pushTrue()
-            } catch {
-                return call.fail(error)
-            }
+            return call.answerTrue { () throws(BackendlessError) in try app.logout(token: token) }
         }
     }
 
     static let guestLogin: us_swift_fn = { L in
-        LuaCall.run(L, "users.guest_login") { call throws(LuaMisuse) in
-            let app: BackendlessApp = try call.app()
-            do throws(BackendlessError) {
-                push(call.L, try app.guestLogin())
-                return 1
-            } catch {
-                return call.fail(error)
-            }
+        LuaCall.run(L, BackendlessOperation.guestLogin) { call throws(LuaMisuse) in
+            let app = try call.backendless()
+            return call.answer { () throws(BackendlessError) in try app.guestLogin() }
         }
     }
 
     static let confirmEmail: us_swift_fn = { L in
-        LuaCall.run(L, "users.confirm_email") { call throws(LuaMisuse) in
+        LuaCall.run(L, BackendlessOperation.confirmEmail) { call throws(LuaMisuse) in
             call.arguments("objectId")
-            let app: BackendlessApp = try call.app()
+            let app = try call.backendless()
             let objectID = try call.string(1, "objectId")
-            do throws(BackendlessError) {
-                push(call.L, try app.confirmEmail(objectID: objectID))
-                return 1
-            } catch {
-                return call.fail(error)
-            }
+            return call.answer { () throws(BackendlessError) in try app.confirmEmail(objectID: objectID) }
         }
     }
 
     static let setStatus: us_swift_fn = { L in
-        LuaCall.run(L, "users.set_status") { call throws(LuaMisuse) in
+        LuaCall.run(L, BackendlessOperation.setStatus) { call throws(LuaMisuse) in
             call.arguments("objectId", "status")
-            let app: BackendlessApp = try call.app()
+            let app = try call.backendless()
             let objectID = try call.string(1, "objectId")
             let name = try call.string(2, "status")
             guard let status = UserStatus(rawValue: name), status == .enabled || status == .disabled else {
                 throw LuaMisuse("status (argument 2) must be \"ENABLED\" or \"DISABLED\", got \"\(name)\"")
             }
-            do throws(BackendlessError) {
-                push(call.L, try app.setStatus(objectID: objectID, to: status))
-                return 1
-            } catch {
-                return call.fail(error)
-            }
+            return call.answer { () throws(BackendlessError) in try app.setStatus(objectID: objectID, to: status) }
         }
     }
 
     static let find: us_swift_fn = { L in
         LuaCall.run(L, "users.find") { call throws(LuaMisuse) in
-            let app: BackendlessApp = try call.app()
+            let app = try call.backendless()
             let identity = try call.string(1, "identity")
             if let user = app.find(identity: identity) { push(call.L, user) } else { lua_pushnil(call.L) }
             return 1
@@ -182,7 +118,7 @@ enum BackendlessBindings {
 
     static let get: us_swift_fn = { L in
         LuaCall.run(L, "users.get") { call throws(LuaMisuse) in
-            let app: BackendlessApp = try call.app()
+            let app = try call.backendless()
             let objectID = try call.string(1, "objectId")
             if let user = app.user(objectID: objectID) { push(call.L, user) } else { lua_pushnil(call.L) }
             return 1
@@ -191,7 +127,7 @@ enum BackendlessBindings {
 
     static let all: us_swift_fn = { L in
         LuaCall.run(L, "users.all") { call throws(LuaMisuse) in
-            let app: BackendlessApp = try call.app()
+            let app = try call.backendless()
             SharedBindings.pushList(call.L, app.allUsers, push)
             return 1
         }
@@ -199,7 +135,7 @@ enum BackendlessBindings {
 
     static let count: us_swift_fn = { L in
         LuaCall.run(L, "users.count") { call throws(LuaMisuse) in
-            let app: BackendlessApp = try call.app()
+            let app = try call.backendless()
             lua_pushinteger(call.L, lua_Integer(app.userCount))
             return 1
         }
@@ -208,7 +144,7 @@ enum BackendlessBindings {
     /// `users.seed{ count = N, start = 1, status = "ENABLED", email = "user%d@example.com", password = "..." }`
     static let seed: us_swift_fn = { L in
         LuaCall.run(L, "users.seed") { call throws(LuaMisuse) in
-            let app: BackendlessApp = try call.app()
+            let app = try call.backendless()
             try call.table(1, "template")
             let (count, start, status, template) = try call.seedTemplate(1)
             let userStatus: UserStatus
@@ -232,33 +168,9 @@ enum BackendlessBindings {
 
     static let deviceFields = ["token", "device_id", "os", "os_version", "channels", "expiration"]
 
-    static func push(_ L: OpaquePointer, _ registration: DeviceRegistration) {
-        lua_createtable(L, 0, 6)
-        let table = lua_gettop(L)
-        LuaValues.push(L, registration.registrationID)
-        LuaValues.setField(L, table, "registrationId")
-        lua_createtable(L, 0, Int32(registration.channels.count))
-        let channels = lua_gettop(L)
-        for channel in registration.channels {
-            LuaValues.push(L, channel.registrationID)
-            LuaValues.setField(L, channels, channel.name)
-        }
-        LuaValues.setField(L, table, "channels")
-        LuaValues.push(L, registration.deviceID)
-        LuaValues.setField(L, table, "device_id")
-        LuaValues.push(L, registration.token)
-        LuaValues.setField(L, table, "token")
-        LuaValues.push(L, registration.os.rawValue)
-        LuaValues.setField(L, table, "os")
-        if let expiration = registration.expiration {
-            LuaValues.push(L, number: expiration)
-            LuaValues.setField(L, table, "expiration")
-        }
-    }
-
     static let registerDevice: us_swift_fn = { L in
-        LuaCall.run(L, "devices.register") { call throws(LuaMisuse) in
-            let app: BackendlessApp = try call.app()
+        LuaCall.run(L, BackendlessOperation.registerDevice) { call throws(LuaMisuse) in
+            let app = try call.backendless()
             try call.table(1, "registration")
             try call.rejectUnknownFields(1, known: deviceFields, in: "the registration")
             guard let token = try call.field(1, "token", string: "registration.token") else {
@@ -272,41 +184,35 @@ enum BackendlessBindings {
             let osVersion = try call.field(1, "os_version", string: "registration.os_version")
             let channels = try call.field(1, "channels", strings: "registration.channels")
             let expiration = try call.field(1, "expiration", value: "registration.expiration")
-            do throws(BackendlessError) {
-                push(call.L, try app.registerDevice(token: token, deviceID: deviceID, os: os, osVersion: osVersion, channels: channels, expiration: expiration))
-                return 1
-            } catch {
-                return call.fail(error)
+            return call.answer { () throws(BackendlessError) in
+                try app.registerDevice(
+                    token: token, deviceID: deviceID, os: os, osVersion: osVersion, channels: channels, expiration: expiration
+                )
             }
         }
     }
 
     static let getDevice: us_swift_fn = { L in
-        LuaCall.run(L, "devices.get") { call throws(LuaMisuse) in
-            let app: BackendlessApp = try call.app()
+        LuaCall.run(L, BackendlessOperation.getDevice) { call throws(LuaMisuse) in
+            call.arguments("device_id")
+            let app = try call.backendless()
             let deviceID = try call.string(1, "device_id")
-            if let registration = app.device(deviceID) { push(call.L, registration) } else { lua_pushnil(call.L) }
-            return 1
+            return call.answer(optional: { () throws(BackendlessError) in try app.getDevice(deviceID) })
         }
     }
 
     static let unregisterDevice: us_swift_fn = { L in
-        LuaCall.run(L, "devices.unregister") { call throws(LuaMisuse) in
+        LuaCall.run(L, BackendlessOperation.unregisterDevice) { call throws(LuaMisuse) in
             call.arguments("device_id")
-            let app: BackendlessApp = try call.app()
+            let app = try call.backendless()
             let deviceID = try call.string(1, "device_id")
-            do throws(BackendlessError) {
-                try app.unregisterDevice(deviceID)
-                return call.pushTrue()
-            } catch {
-                return call.fail(error)
-            }
+            return call.answerTrue { () throws(BackendlessError) in try app.unregisterDevice(deviceID) }
         }
     }
 
     static let listChannels: us_swift_fn = { L in
         LuaCall.run(L, "channels.list") { call throws(LuaMisuse) in
-            let app: BackendlessApp = try call.app()
+            let app = try call.backendless()
             LuaValues.push(call.L, strings: app.channelNames)
             return 1
         }
@@ -314,7 +220,7 @@ enum BackendlessBindings {
 
     static let channelDevices: us_swift_fn = { L in
         LuaCall.run(L, "channels.devices") { call throws(LuaMisuse) in
-            let app: BackendlessApp = try call.app()
+            let app = try call.backendless()
             let name = try call.string(1, "channel")
             LuaValues.push(call.L, strings: app.devices(onChannel: name))
             return 1
@@ -324,8 +230,8 @@ enum BackendlessBindings {
     static let publishFields = ["channel", "message", "device_ids"]
 
     static let publish: us_swift_fn = { L in
-        LuaCall.run(L, "push.publish") { call throws(LuaMisuse) in
-            let app: BackendlessApp = try call.app()
+        LuaCall.run(L, BackendlessOperation.publish) { call throws(LuaMisuse) in
+            let app = try call.backendless()
             try call.table(1, "publication")
             try call.rejectUnknownFields(1, known: publishFields, in: "the publication")
             guard let message = try call.field(1, "message", string: "publication.message") else {

@@ -18,22 +18,3 @@ enum Binding {
         for (name, fn) in functions { function(L, table, name, handle, fn) }
     }
 }
-
-/// Settings readable and writable by name, whatever the flavour.
-protocol SettingsAccess: EmulatedApp {
-    static var settingNames: [String] { get }
-    func setting(_ name: String) -> Value?
-    func changeSetting(_ name: String, to value: Value) throws(SettingError)
-}
-
-extension BackendlessApp: SettingsAccess {
-    static var settingNames: [String] { BackendlessSettings.names }
-    func setting(_ name: String) -> Value? { settings.value(of: name) }
-    func changeSetting(_ name: String, to value: Value) throws(SettingError) { try settings.set(name, to: value) }
-}
-
-extension KiiApp: SettingsAccess {
-    static var settingNames: [String] { KiiSettings.names }
-    func setting(_ name: String) -> Value? { settings.value(of: name) }
-    func changeSetting(_ name: String, to value: Value) throws(SettingError) { try settings.set(name, to: value) }
-}

@@ -4,75 +4,22 @@ internal import Understudy
 
 /// `app.faults`: inject, list and clear faults; each injected fault is a table with live `hits` and `remove`.
 extension SharedBindings {
-    static let faultFields = ["op", "code", "message", "status", "times", "probability", "when", "delay_ms", "drop"]
+    static let faultFields = FaultSpec.fieldNames + ["when"]
 
     static let faultsInject: us_swift_fn = { L in
         LuaCall.run(L, "faults.inject") { call throws(LuaMisuse) in
-            let app = try call.anyApp()
+            let app = try call.app()
             try call.table(1, "fault")
             try call.rejectUnknownFields(1, known: faultFields, in: "the fault")
-            guard let operation = try call.field(1, "op", string: "fault.op") else {
-                throw LuaMisuse("fault.op is required (one of: \(type(of: app).operations.joined(separator: ", ")))")
+            var fields: [String: Value] = [:]
+            for name in FaultSpec.fieldNames {
+                fields[name] = try call.field(1, named: name, value: "fault.\(name)")
             }
-            guard type(of: app).operations.contains(operation) else {
-                throw LuaMisuse("unknown operation '\(operation)' in fault.op (known: \(type(of: app).operations.joined(separator: ", ")))")
+            var fault: Fault
+            do throws(FaultSpecError) { fault = try FaultSpec.fault(from: fields, for: app) } catch {
+                throw LuaMisuse(error.message)
             }
-            var code: FaultCode?
-            switch try call.field(1, "code", value: "fault.code") {
-            case .int(let number)?: code = .number(Int(number))
-            case .string(let text)? where !text.isEmpty: code = .text(text)
-            case nil: code = nil
-            case let other?: throw LuaMisuse("fault.code must be an integer or a non-empty string, got \(other.kindName)")
-            }
-            switch (app, code) {
-            case (is BackendlessApp, .text(let text)?):
-                guard let number = Int(text) else {
-                    throw LuaMisuse("fault.code of a Backendless backend is an error number such as 3033, got \"\(text)\"")
-                }
-                code = .number(number)
-            case (is KiiApp, .number(let number)?):
-                throw LuaMisuse(
-                    "fault.code of a Kii backend is an errorCode string such as \"RESOURCE_TEMPORARILY_UNAVAILABLE\", got "
-                        + "\(number); put an HTTP status in fault.status"
-                )
-            default: break
-            }
-            var fault = Fault(operation: operation, code: code)
-            fault.message = try call.field(1, "message", string: "fault.message")
-            if let status = try call.field(1, "status", value: "fault.status") {
-                guard case .int(let number) = status, (100...599).contains(number) else {
-                    throw LuaMisuse("fault.status must be an HTTP status (an integer from 100 to 599)")
-                }
-                fault.status = Int(number)
-            }
-            if let times = try call.field(1, "times", value: "fault.times") {
-                guard case .int(let number) = times, number >= 0 else {
-                    throw LuaMisuse("fault.times must be a whole number of at least 0")
-                }
-                fault.remaining = Int(number)
-            }
-            if let probability = try call.field(1, "probability", value: "fault.probability") {
-                guard let number = probability.numberValue, number >= 0, number <= 1 else {
-                    throw LuaMisuse("fault.probability must be a number from 0 to 1")
-                }
-                fault.probability = number
-            }
-            if let delay = try call.field(1, "delay_ms", value: "fault.delay_ms") {
-                guard case .int(let number) = delay, number >= 0, number <= 600_000 else {
-                    throw LuaMisuse("fault.delay_ms must be a whole number of milliseconds from 0 to 600000")
-                }
-                fault.delayMilliseconds = Int(number)
-            }
-            if let drop = try call.field(1, "drop", value: "fault.drop") {
-                guard case .bool(let flag) = drop else { throw LuaMisuse("fault.drop must be true or false") }
-                fault.dropConnection = flag
-            }
-            if code == nil, fault.delayMilliseconds == 0, !fault.dropConnection {
-                throw LuaMisuse(
-                    "fault.code is required (a Backendless error number or a Kii error code), unless the fault only "
-                        + "delays replies (delay_ms) or drops connections (drop) over HTTP"
-                )
-            }
+            let operation = fault.operation
             let L = call.L
             let whenType = LuaValues.getField(L, 1, "when")
             if whenType == LUA_TFUNCTION {
@@ -115,7 +62,7 @@ extension SharedBindings {
 
     static let faultField: us_swift_fn = { L in
         LuaCall.run(L, "fault") { call throws(LuaMisuse) in
-            let app = try call.anyApp()
+            let app = try call.app()
             let id = Int(us_tointeger(call.L, us_upvalueindex(3), nil))
             switch LuaValues.string(call.L, at: 2) {
             case "hits": lua_pushinteger(call.L, lua_Integer(app.faults.hits(of: id) ?? 0))
@@ -134,7 +81,7 @@ extension SharedBindings {
 
     static let faultRemove: us_swift_fn = { L in
         LuaCall.run(L, "fault:remove") { call throws(LuaMisuse) in
-            let app = try call.anyApp()
+            let app = try call.app()
             let id = Int(us_tointeger(call.L, us_upvalueindex(3), nil))
             lua_pushboolean(call.L, app.faults.remove(id: id) ? 1 : 0)
             return 1
@@ -143,7 +90,7 @@ extension SharedBindings {
 
     static let faultsClear: us_swift_fn = { L in
         LuaCall.run(L, "faults.clear") { call throws(LuaMisuse) in
-            let app = try call.anyApp()
+            let app = try call.app()
             app.faults.clear()
             return call.pushTrue()
         }
@@ -151,7 +98,7 @@ extension SharedBindings {
 
     static let faultsList: us_swift_fn = { L in
         LuaCall.run(L, "faults.list") { call throws(LuaMisuse) in
-            let app = try call.anyApp()
+            let app = try call.app()
             let handle = Int64(us_tointeger(call.L, us_upvalueindex(2), nil))
             pushList(call.L, app.faults.active) { L, fault in pushFault(L, handle: handle, id: fault.id, operation: fault.operation) }
             return 1
@@ -172,9 +119,9 @@ extension ScenarioHost {
             _ = lua_checkstack(L, 8)
             lua_rawgeti(L, us_registryindex(), lua_Integer(reference))
             pushCurrentArguments(L)
-        } else if let state = self.L, let live {
+        } else if let state = self.L, world != nil {
             L = state
-            us_reset_budget(L, live.budget)
+            us_reset_budget(L, liveBudget)
             _ = lua_checkstack(L, 8)
             lua_rawgeti(L, us_registryindex(), lua_Integer(reference))
             us_info_of(L).pointee.relaxed += 1
@@ -232,8 +179,8 @@ extension ScenarioHost {
     }
 }
 
-/// Swaps the two values on top: `key, value` → `value, key`... used to keep the traversal key below.
+/// Moves the top value below the one under it, so the two swap places: `value, key-copy` → `key-copy, value`,
+/// ready for `lua_rawset` while the traversal key stays below them.
 private func lua_insert_top(_ L: OpaquePointer) {
-    // stack: key, value, key-copy → key, key-copy, value
     us_insert(L, -2)
 }

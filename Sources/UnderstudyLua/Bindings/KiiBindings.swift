@@ -30,37 +30,19 @@ enum KiiBindings {
             ]
         )
         LuaValues.setField(L, table, "users")
-        SharedBindings.install(L, app: table, handle: handle, KiiApp.self)
+        SharedBindings.install(L, app: table, handle: handle)
     }
 
-    /// `{ userID, loginName?, emailAddress?, phoneNumber?, country?, emailAddressVerified, phoneNumberVerified,
-    /// pendingEmailAddress?, pendingPhoneNumber?, token? }`
-    static func push(_ L: OpaquePointer, _ user: KiiUser) {
-        lua_createtable(L, 0, 10)
-        let table = lua_gettop(L)
-        LuaValues.push(L, user.userID)
-        LuaValues.setField(L, table, "userID")
-        let optional: [(StaticString, String?)] = [
-            ("loginName", user.loginName), ("emailAddress", user.emailAddress), ("phoneNumber", user.phoneNumber),
-            ("country", user.country), ("pendingEmailAddress", user.pendingEmailAddress),
-            ("pendingPhoneNumber", user.pendingPhoneNumber), ("token", user.token),
-        ]
-        for (key, value) in optional {
-            guard let value else { continue }
-            LuaValues.push(L, value)
-            LuaValues.setField(L, table, key)
-        }
-        lua_pushboolean(L, user.emailAddressVerified ? 1 : 0)
-        LuaValues.setField(L, table, "emailAddressVerified")
-        lua_pushboolean(L, user.phoneNumberVerified ? 1 : 0)
-        LuaValues.setField(L, table, "phoneNumberVerified")
+    /// A user or a session, as the domain presents it.
+    static func push(_ L: OpaquePointer, _ record: some Presentable) {
+        LuaRecordWriter.push(L, record)
     }
 
     static let registrationFields = ["username", "email", "phone", "country", "password"]
 
     static let register: us_swift_fn = { L in
-        LuaCall.run(L, "users.register") { call throws(LuaMisuse) in
-            let app: KiiApp = try call.app()
+        LuaCall.run(L, KiiOperation.register) { call throws(LuaMisuse) in
+            let app = try call.kii()
             try call.table(1, "registration")
             try call.rejectUnknownFields(1, known: registrationFields, in: "the registration")
             let username = try call.field(1, "username", string: "registration.username")
@@ -68,103 +50,78 @@ enum KiiBindings {
             let phone = try call.field(1, "phone", string: "registration.phone")
             let country = try call.field(1, "country", string: "registration.country")
             let password = try call.field(1, "password", string: "registration.password")
-            do throws(KiiError) {
-                push(call.L, try app.register(username: username, email: email, phone: phone, country: country, password: password))
-                return 1
-            } catch {
-                return call.fail(error)
+            return call.answer { () throws(KiiError) in
+                try app.register(username: username, email: email, phone: phone, country: country, password: password)
             }
         }
     }
 
     static let login: us_swift_fn = { L in
-        LuaCall.run(L, "users.login") { call throws(LuaMisuse) in
+        LuaCall.run(L, KiiOperation.login) { call throws(LuaMisuse) in
             call.arguments("identifier", "password")
-            let app: KiiApp = try call.app()
+            let app = try call.kii()
             let identifier = try call.string(1, "identifier")
             let password = try call.string(2, "password")
-            do throws(KiiError) {
-                let session = try app.login(identifier: identifier, password: password)
-                lua_createtable(call.L, 0, 2)
-                let table = lua_gettop(call.L)
-                push(call.L, session.user)
-                LuaValues.setField(call.L, table, "user")
-                LuaValues.push(call.L, session.token)
-                LuaValues.setField(call.L, table, "token")
-                return 1
-            } catch {
-                return call.fail(error)
-            }
+            return call.answer { () throws(KiiError) in try app.login(identifier: identifier, password: password) }
         }
     }
 
     /// The shape of verify/change calls: a userID, a second string, maybe a third.
     private static func userCall(
-        _ L: OpaquePointer?, _ name: StaticString, _ second: StaticString, third: StaticString? = nil,
+        _ L: OpaquePointer?, _ operation: KiiOperation, _ second: StaticString, third: StaticString? = nil,
         _ action: @escaping (KiiApp, String, String, String?) throws(KiiError) -> KiiUser
     ) -> Int32 {
-        LuaCall.run(L, name) { call throws(LuaMisuse) in
+        LuaCall.run(L, operation) { call throws(LuaMisuse) in
             if let third { call.arguments("userID", second, third) } else { call.arguments("userID", second) }
-            let app: KiiApp = try call.app()
+            let app = try call.kii()
             let userID = try call.string(1, "userID")
             let value = try call.string(2, "\(second)")
             let extra = third == nil ? nil : try call.optionalString(3, "\(third!)")
-            do throws(KiiError) {
-                push(call.L, try action(app, userID, value, extra))
-                return 1
-            } catch {
-                return call.fail(error)
-            }
+            return call.answer { () throws(KiiError) in try action(app, userID, value, extra) }
         }
     }
 
     static let verifyEmail: us_swift_fn = { L in
-        userCall(L, "users.verify_email", "code") { app, userID, code, _ throws(KiiError) in try app.verifyEmail(userID: userID, code: code) }
+        userCall(L, .verifyEmail, "code") { app, userID, code, _ throws(KiiError) in try app.verifyEmail(userID: userID, code: code) }
     }
 
     static let verifyPhone: us_swift_fn = { L in
-        userCall(L, "users.verify_phone", "code") { app, userID, code, _ throws(KiiError) in try app.verifyPhone(userID: userID, code: code) }
+        userCall(L, .verifyPhone, "code") { app, userID, code, _ throws(KiiError) in try app.verifyPhone(userID: userID, code: code) }
     }
 
     static let changeEmail: us_swift_fn = { L in
-        userCall(L, "users.change_email", "email") { app, userID, email, _ throws(KiiError) in try app.changeEmail(userID: userID, email: email) }
+        userCall(L, .changeEmail, "email") { app, userID, email, _ throws(KiiError) in try app.changeEmail(userID: userID, email: email) }
     }
 
     static let changePhone: us_swift_fn = { L in
-        userCall(L, "users.change_phone", "phone", third: "country") { app, userID, phone, country throws(KiiError) in
+        userCall(L, .changePhone, "phone", third: "country") { app, userID, phone, country throws(KiiError) in
             try app.changePhone(userID: userID, phone: phone, country: country)
         }
     }
 
-    static let resendEmail: us_swift_fn = { L in
-        LuaCall.run(L, "users.resend_email_verification") { call throws(LuaMisuse) in
-            let app: KiiApp = try call.app()
+    /// The shape of calls on one user that answer `true`.
+    private static func userAction(
+        _ L: OpaquePointer?, _ operation: KiiOperation, _ action: @escaping (KiiApp, String) throws(KiiError) -> Void
+    ) -> Int32 {
+        LuaCall.run(L, operation) { call throws(LuaMisuse) in
+            call.arguments("userID")
+            let app = try call.kii()
             let userID = try call.string(1, "userID")
-            do throws(KiiError) {
-                try app.resendEmailVerification(userID: userID)
-                return call.pushTrue()
-            } catch {
-                return call.fail(error)
-            }
+            return call.answerTrue { () throws(KiiError) in try action(app, userID) }
         }
     }
 
+    static let resendEmail: us_swift_fn = { L in
+        userAction(L, .resendEmailVerification) { app, userID throws(KiiError) in try app.resendEmailVerification(userID: userID) }
+    }
+
     static let resendPhone: us_swift_fn = { L in
-        LuaCall.run(L, "users.resend_phone_verification") { call throws(LuaMisuse) in
-            let app: KiiApp = try call.app()
-            let userID = try call.string(1, "userID")
-            do throws(KiiError) {
-                try app.resendPhoneVerification(userID: userID)
-                return call.pushTrue()
-            } catch {
-                return call.fail(error)
-            }
-        }
+        userAction(L, .resendPhoneVerification) { app, userID throws(KiiError) in try app.resendPhoneVerification(userID: userID) }
     }
 
     static let find: us_swift_fn = { L in
         LuaCall.run(L, "users.find") { call throws(LuaMisuse) in
-            let app: KiiApp = try call.app()
+            let app = try call.kii()
             let identifier = try call.string(1, "identifier")
             if let user = app.find(identifier: identifier) { push(call.L, user) } else { lua_pushnil(call.L) }
             return 1
@@ -172,17 +129,17 @@ enum KiiBindings {
     }
 
     static let get: us_swift_fn = { L in
-        LuaCall.run(L, "users.get") { call throws(LuaMisuse) in
-            let app: KiiApp = try call.app()
+        LuaCall.run(L, KiiOperation.getUser) { call throws(LuaMisuse) in
+            call.arguments("userID")
+            let app = try call.kii()
             let userID = try call.string(1, "userID")
-            if let user = app.user(userID: userID) { push(call.L, user) } else { lua_pushnil(call.L) }
-            return 1
+            return call.answer(optional: { () throws(KiiError) in try app.getUser(userID: userID) })
         }
     }
 
     static let all: us_swift_fn = { L in
         LuaCall.run(L, "users.all") { call throws(LuaMisuse) in
-            let app: KiiApp = try call.app()
+            let app = try call.kii()
             SharedBindings.pushList(call.L, app.allUsers, push)
             return 1
         }
@@ -190,7 +147,7 @@ enum KiiBindings {
 
     static let count: us_swift_fn = { L in
         LuaCall.run(L, "users.count") { call throws(LuaMisuse) in
-            let app: KiiApp = try call.app()
+            let app = try call.kii()
             lua_pushinteger(call.L, lua_Integer(app.userCount))
             return 1
         }
@@ -198,7 +155,7 @@ enum KiiBindings {
 
     static let seed: us_swift_fn = { L in
         LuaCall.run(L, "users.seed") { call throws(LuaMisuse) in
-            let app: KiiApp = try call.app()
+            let app = try call.kii()
             try call.table(1, "template")
             let (count, start, status, template) = try call.seedTemplate(1)
             if status != nil { throw LuaMisuse("template.status is not a Kii setting (seeded Kii users are verified)") }

@@ -57,4 +57,26 @@ struct LuaRecordWriter: RecordWriter {
         LuaValues.push(L, value)
         LuaValues.setField(L, table, name)
     }
+
+    mutating func write(_ name: StaticString, pairs: [(name: String, value: String)]) {
+        lua_createtable(L, 0, Int32(clamping: pairs.count))
+        let object = lua_gettop(L)
+        for pair in pairs {
+            LuaValues.push(L, pair.value)
+            LuaValues.setField(L, object, pair.name)
+        }
+        LuaValues.setField(L, table, name)
+    }
+
+    /// The id's text goes to Lua from the stack, with no string made for it.
+    mutating func write(_ name: StaticString, identifier: Identifier128) {
+        identifier.withFormattedUTF8 { LuaValues.push(L, utf8: $0) }
+        LuaValues.setField(L, table, name)
+    }
+
+    /// Literal texts are found in Lua's string cache by address rather than hashed anew.
+    mutating func write(_ name: StaticString, literal: StaticString) {
+        LuaValues.push(L, literal)
+        LuaValues.setField(L, table, name)
+    }
 }

@@ -19,19 +19,9 @@ enum ServedBindings {
     /// Pushes the app table of the backend at `index`.
     static func pushApp(_ L: OpaquePointer, host: ScenarioHost, index: Int) {
         let handle = host.handle(ofAppAt: index)
-        switch host.apps[index] {
-        case is BackendlessApp: BackendlessBindings.pushApp(L, handle: handle)
-        case is KiiApp: KiiBindings.pushApp(L, handle: handle)
-        default: lua_pushnil(L)
-        }
-    }
-
-    /// The id an app is served under.
-    static func appID(_ app: any EmulatedApp) -> String? {
-        switch app {
-        case let backendless as BackendlessApp: return backendless.settings.appID
-        case let kii as KiiApp: return kii.settings.appID
-        default: return nil
+        switch host.apps[index].flavoured {
+        case .backendless: BackendlessBindings.pushApp(L, handle: handle)
+        case .kii: KiiBindings.pushApp(L, handle: handle)
         }
     }
 
@@ -41,10 +31,13 @@ enum ServedBindings {
         LuaCall.run(L, "understudy.app") { call throws(LuaMisuse) in
             let name = try call.string(1, "name")
             let host = call.host
-            let index = host.apps.firstIndex { appID($0) == name }
-                ?? host.apps.firstIndex { app in
-                    (name == "backendless" && app is BackendlessApp) || (name == "kii" && app is KiiApp)
-                }
+            let index: Int?
+            if let world = host.world {
+                index = world.app(named: name).flatMap { found in world.apps.firstIndex { $0 === found } }
+            } else {
+                index = host.apps.firstIndex { $0.appID == name }
+                    ?? Flavour(rawValue: name).flatMap { flavour in host.apps.firstIndex { $0.flavour == flavour } }
+            }
             if let index { pushApp(call.L, host: host, index: index) } else { lua_pushnil(call.L) }
             return 1
         }
@@ -67,12 +60,12 @@ enum ServedBindings {
 
     static let filterFields = ["method", "path", "op", "app_id", "status", "code", "limit"]
 
-    /// The live context, or a clear error outside `understudy serve`.
-    static func live(_ call: LuaCall) throws(LuaMisuse) -> LiveContext {
-        guard let live = call.host.live else {
+    /// The served world, or a clear error outside `understudy serve`.
+    static func live(_ call: LuaCall) throws(LuaMisuse) -> ServedWorld {
+        guard let world = call.host.world else {
             throw LuaMisuse("the journal records requests served over HTTP; it exists only under `understudy serve`")
         }
-        return live
+        return world
     }
 
     static func filter(_ call: LuaCall, at index: Int32) throws(LuaMisuse) -> JournalFilter {
@@ -97,46 +90,7 @@ enum ServedBindings {
     }
 
     static func push(_ L: OpaquePointer, _ entry: JournalEntry) {
-        lua_createtable(L, 0, 13)
-        let table = lua_gettop(L)
-        lua_pushinteger(L, lua_Integer(entry.sequence))
-        LuaValues.setField(L, table, "seq")
-        LuaValues.push(L, entry.method)
-        LuaValues.setField(L, table, "method")
-        LuaValues.push(L, entry.path)
-        LuaValues.setField(L, table, "path")
-        LuaValues.push(L, entry.query)
-        LuaValues.setField(L, table, "query")
-        if let flavour = entry.flavour {
-            LuaValues.push(L, flavour)
-            LuaValues.setField(L, table, "flavour")
-        }
-        if let appID = entry.appID {
-            LuaValues.push(L, appID)
-            LuaValues.setField(L, table, "app_id")
-        }
-        if let operation = entry.operation {
-            LuaValues.push(L, operation)
-            LuaValues.setField(L, table, "op")
-        }
-        LuaValues.push(L, entry.body)
-        LuaValues.setField(L, table, "body")
-        if let json = entry.json {
-            LuaValues.push(L, json)
-            LuaValues.setField(L, table, "json")
-        }
-        lua_pushinteger(L, lua_Integer(entry.status))
-        LuaValues.setField(L, table, "status")
-        if let code = entry.code {
-            LuaValues.push(L, code)
-            LuaValues.setField(L, table, "code")
-        }
-        lua_pushnumber(L, entry.time)
-        LuaValues.setField(L, table, "time")
-        lua_pushinteger(L, lua_Integer(entry.delayMilliseconds))
-        LuaValues.setField(L, table, "delay_ms")
-        lua_pushboolean(L, entry.connectionDropped ? 1 : 0)
-        LuaValues.setField(L, table, "connection_dropped")
+        LuaRecordWriter.push(L, entry, capacity: 14)
     }
 
     /// `understudy.journal.entries(filter?)`: the matching requests, oldest first.
@@ -170,8 +124,7 @@ enum ServedBindings {
     /// `understudy.journal.clear()`.
     static let journalClear: us_swift_fn = { L in
         LuaCall.run(L, "journal.clear") { call throws(LuaMisuse) in
-            _ = try live(call)
-            call.host.live?.journal.clear()
+            try live(call).journal.clear()
             return call.pushTrue()
         }
     }

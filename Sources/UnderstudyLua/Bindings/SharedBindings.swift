@@ -5,7 +5,7 @@ internal import Understudy
 /// `app.clock`, `app.outbox`, `app.faults` and `app.settings`: the same for every flavour.
 enum SharedBindings {
     /// Adds clock, outbox, faults and settings to the app table at `app`.
-    static func install<App: SettingsAccess>(_ L: OpaquePointer, app table: Int32, handle: Int64, _ type: App.Type) {
+    static func install(_ L: OpaquePointer, app table: Int32, handle: Int64) {
         Binding.table(L, handle, [("now", clockNow), ("advance", clockAdvance), ("set", clockSet)])
         LuaValues.setField(L, table, "clock")
         Binding.table(
@@ -31,7 +31,7 @@ enum SharedBindings {
     }
 
     /// Applies the settings table at `index` (as given to `understudy.backendless{...}`), sorted by name.
-    static func apply<App: SettingsAccess>(_ call: LuaCall, settingsAt index: Int32, to app: App, function: String) throws(LuaMisuse) {
+    static func apply(_ call: LuaCall, settingsAt index: Int32, to app: any EmulatedApp, function: String) throws(LuaMisuse) {
         guard !call.isNil(index) else { return }
         try call.table(index, "settings")
         let L = call.L
@@ -63,7 +63,7 @@ enum SharedBindings {
 
     static let settingsGet: us_swift_fn = { L in
             LuaCall.run(L, "app.settings") { call throws(LuaMisuse) in
-                let app = try call.settingsApp()
+                let app = try call.app()
                 guard let name = LuaValues.string(call.L, at: 2) else {
                     throw LuaMisuse("setting names are strings, got \(call.typeName(2))")
                 }
@@ -77,7 +77,7 @@ enum SharedBindings {
 
     static let settingsSet: us_swift_fn = { L in
             LuaCall.run(L, "app.settings") { call throws(LuaMisuse) in
-                let app = try call.settingsApp()
+                let app = try call.app()
                 guard let name = LuaValues.string(call.L, at: 2) else {
                     throw LuaMisuse("setting names are strings, got \(call.typeName(2))")
                 }
@@ -93,7 +93,7 @@ enum SharedBindings {
 
     static let settingsPairs: us_swift_fn = { L in
             LuaCall.run(L, "app.settings") { call throws(LuaMisuse) in
-                let app = try call.settingsApp()
+                let app = try call.app()
                 var object: [String: Value] = [:]
                 for name in type(of: app).settingNames { object[name] = app.setting(name) }
                 lua_pushglobaltable_next(call.L)
@@ -107,7 +107,7 @@ enum SharedBindings {
 
     static let clockNow: us_swift_fn = { L in
         LuaCall.run(L, "clock.now") { call throws(LuaMisuse) in
-            let app = try call.anyApp()
+            let app = try call.app()
             LuaValues.push(call.L, number: app.clock.now)
             return 1
         }
@@ -115,7 +115,7 @@ enum SharedBindings {
 
     static let clockAdvance: us_swift_fn = { L in
         LuaCall.run(L, "clock.advance") { call throws(LuaMisuse) in
-            let app = try call.anyApp()
+            let app = try call.app()
             let seconds = try call.number(1, "seconds")
             guard let now = app.clock.advance(by: seconds) else { throw LuaMisuse(outOfRange("seconds", seconds, from: app.clock.now)) }
             LuaValues.push(call.L, number: now)
@@ -125,7 +125,7 @@ enum SharedBindings {
 
     static let clockSet: us_swift_fn = { L in
         LuaCall.run(L, "clock.set") { call throws(LuaMisuse) in
-            let app = try call.anyApp()
+            let app = try call.app()
             let seconds = try call.number(1, "seconds")
             guard let now = app.clock.set(to: seconds) else { throw LuaMisuse(outOfRange("seconds", seconds, from: nil)) }
             LuaValues.push(call.L, number: now)
@@ -156,7 +156,7 @@ enum SharedBindings {
 
     static let outboxEmails: us_swift_fn = { L in
         LuaCall.run(L, "outbox.emails") { call throws(LuaMisuse) in
-            let app = try call.anyApp()
+            let app = try call.app()
             let to = try call.optionalString(1, "to")
             pushList(call.L, app.outbox.emails.filter { to == nil || $0.to.lowercased() == to!.lowercased() }, push)
             return 1
@@ -165,7 +165,7 @@ enum SharedBindings {
 
     static let outboxLastEmail: us_swift_fn = { L in
         LuaCall.run(L, "outbox.last_email") { call throws(LuaMisuse) in
-            let app = try call.anyApp()
+            let app = try call.app()
             let to = try call.optionalString(1, "to")
             guard let email = app.outbox.emails.last(where: { to == nil || $0.to.lowercased() == to!.lowercased() }) else {
                 lua_pushnil(call.L)
@@ -178,7 +178,7 @@ enum SharedBindings {
 
     static let outboxSMS: us_swift_fn = { L in
         LuaCall.run(L, "outbox.sms") { call throws(LuaMisuse) in
-            let app = try call.anyApp()
+            let app = try call.app()
             let to = try call.optionalString(1, "to")
             pushList(call.L, app.outbox.sms.filter { to == nil || $0.to == to }, push)
             return 1
@@ -187,7 +187,7 @@ enum SharedBindings {
 
     static let outboxLastSMS: us_swift_fn = { L in
         LuaCall.run(L, "outbox.last_sms") { call throws(LuaMisuse) in
-            let app = try call.anyApp()
+            let app = try call.app()
             let to = try call.optionalString(1, "to")
             guard let sms = app.outbox.sms.last(where: { to == nil || $0.to == to }) else {
                 lua_pushnil(call.L)
@@ -200,7 +200,7 @@ enum SharedBindings {
 
     static let outboxPushes: us_swift_fn = { L in
         LuaCall.run(L, "outbox.pushes") { call throws(LuaMisuse) in
-            let app = try call.anyApp()
+            let app = try call.app()
             let device = try call.optionalString(1, "device_id")
             pushList(call.L, app.outbox.pushes.filter { device == nil || $0.deviceID == device }, push)
             return 1
@@ -209,27 +209,10 @@ enum SharedBindings {
 
     static let outboxClear: us_swift_fn = { L in
         LuaCall.run(L, "outbox.clear") { call throws(LuaMisuse) in
-            let app = try call.anyApp()
+            let app = try call.app()
             app.outbox.clear()
             return call.pushTrue()
         }
-    }
-}
-
-extension LuaCall {
-    /// The backend this function is bound to, as one whose settings can be read and changed.
-    func settingsApp() throws(LuaMisuse) -> any SettingsAccess {
-        guard let app = try anyApp() as? any SettingsAccess else { throw LuaMisuse("this backend has no settings") }
-        return app
-    }
-
-    /// The backend this function is bound to, whatever its flavour.
-    func anyApp() throws(LuaMisuse) -> any EmulatedApp {
-        let handle = Int64(us_tointeger(L, us_upvalueindex(2), nil))
-        guard let app = host.app(handle) else {
-            throw LuaMisuse("this backend belongs to a scenario that has ended; create backends inside the scenario")
-        }
-        return app
     }
 }
 

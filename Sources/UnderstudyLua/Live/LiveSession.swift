@@ -2,16 +2,20 @@ internal import CLua
 internal import CLuaShim
 public import Understudy
 
-/// A long-lived Lua state whose backends outlive any one script: what `understudy serve` runs its setup script,
-/// its control-API chunks and request predicates in. Backends created by any chunk (`understudy.backendless{...}`)
-/// stay, and are what the server serves. Not thread-safe: one caller at a time (the server holds a lock).
+/// A long-lived Lua state that acts on a served world: what `understudy serve` runs its setup script, its
+/// control-API chunks and request predicates in. The world belongs to the server; backends created by any chunk
+/// (`understudy.backendless{...}`) join it and are served. Not thread-safe: one caller at a time (the server holds
+/// a lock).
 public final class LiveSession {
     public let seed: UInt64
     public let limits: ScenarioLimits
+    /// The apps and journal this session's Lua reaches.
+    public let world: ServedWorld
     private let state: LuaState
 
-    /// A fresh session with no backends.
-    public init(seed: UInt64, limits: ScenarioLimits = ScenarioLimits()) throws(LiveSessionError) {
+    /// A session acting on `world`.
+    public init(world: ServedWorld, seed: UInt64, limits: ScenarioLimits = ScenarioLimits()) throws(LiveSessionError) {
+        self.world = world
         self.seed = seed
         self.limits = limits
         do {
@@ -19,7 +23,8 @@ public final class LiveSession {
         } catch {
             throw LiveSessionError(message: error.message)
         }
-        state.host.live = LiveContext(budget: limits.maxInstructions)
+        state.host.world = world
+        state.host.liveBudget = limits.maxInstructions
         state.host.beginScenario(seed: seed)
         us_reset_budget(state.L, limits.maxInstructions)
     }
@@ -27,28 +32,10 @@ public final class LiveSession {
     /// The version `understudy.version` reports.
     public static var understudyVersion: String { UnderstudyModule.version }
 
-    /// Every backend the session has, in the order they were created.
-    public var apps: [any EmulatedApp] { state.host.apps }
-
-    /// Adds a backend made in Swift (the server's default apps), reachable from Lua with `understudy.app(id)`.
-    public func adopt(_ app: any EmulatedApp) {
-        _ = state.host.adopt(app)
-    }
-
-    /// A seed for a backend made in Swift, drawn like the seeds of backends made from Lua.
+    /// A seed for a backend made in Swift (the server's default apps), drawn like the seeds of backends made
+    /// from Lua.
     public func nextAppSeed() -> UInt64 {
         state.host.nextAppSeed()
-    }
-
-    /// The requests the server answered, readable from Lua as `understudy.journal`.
-    public var journal: RequestJournal {
-        get { state.host.live?.journal ?? RequestJournal() }
-        set { state.host.live?.journal = newValue }
-    }
-
-    /// Records one answered request.
-    public func record(_ entry: JournalEntry) {
-        state.host.live?.journal.record(entry)
     }
 
     /// Call before a served request reaches a backend: its fault predicates then run outside any Lua call.
