@@ -113,7 +113,9 @@ static void us_hook(lua_State *L, lua_Debug *ar) {
         return;
     }
     /* Remember where the scenario is, for a report written from outside (a watchdog). */
-    if (lua_getinfo(L, "l", ar) && ar->currentline > 0) info->last_line = ar->currentline;
+    if (info->scenario_chunk != NULL && lua_getinfo(L, "Sl", ar) && ar->currentline > 0 &&
+        strcmp(ar->source, info->scenario_chunk) == 0)
+        info->last_line = ar->currentline;
 }
 
 int us_charge(lua_State *L, int64_t instructions) {
@@ -776,7 +778,7 @@ int us_open_sandbox(lua_State *L, int unsafe, lua_Integer random_seed) {
 void us_set_scenario_chunk(lua_State *L, const char *chunkname) {
     us_info *info = us_info_of(L);
     info->relaxed++;
-    lua_pushstring(L, chunkname);
+    info->scenario_chunk = lua_pushstring(L, chunkname); /* kept alive by the registry */
     lua_rawsetp(L, LUA_REGISTRYINDEX, &us_key_scenario_chunk);
     info->relaxed--;
 }

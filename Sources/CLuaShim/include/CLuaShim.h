@@ -54,6 +54,7 @@ typedef struct us_info {
     int declaring;            /* 1 while a scenario file's chunk runs: scenario() may be called */
     uint64_t deadline;        /* CLOCK_MONOTONIC nanoseconds past which the run stops; 0 = none */
     double timeout;           /* seconds granted per run, for the message */
+    const char *scenario_chunk; /* the scenario file's chunk name (a string the registry keeps) */
     volatile int last_line;   /* the last line of the scenario file the count hook saw running */
     size_t backend_bytes;     /* memory the backends hold, estimated and counted in memory_used */
     int close_depth;          /* nesting of coroutine.close (Lua 5.4.4 overflows the C stack without a limit) */

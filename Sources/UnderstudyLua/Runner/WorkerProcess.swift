@@ -51,9 +51,20 @@ final class WorkerProcess {
             posix_spawn_file_actions_addclose(&actions, up[1])
             let argv = ([executable] + arguments).map { strdup($0) }
             defer { argv.forEach { free($0) } }
+            // A crashing worker is reported by its signal; the runtime's backtrace would only slow it down.
+            var environment: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
+            var cursor = environ
+            while let entry = cursor.pointee {
+                environment.append(entry)
+                cursor += 1
+            }
+            defer { free(environment[0]) }
             var pid: pid_t = 0
             let status = (argv + [nil]).withUnsafeBufferPointer { pointers in
-                posix_spawn(&pid, executable, &actions, nil, UnsafeMutablePointer(mutating: pointers.baseAddress!), environ)
+                (environment + [nil]).withUnsafeBufferPointer { variables in
+                    posix_spawn(&pid, executable, &actions, nil, UnsafeMutablePointer(mutating: pointers.baseAddress!),
+                                UnsafeMutablePointer(mutating: variables.baseAddress!))
+                }
             }
             _ = close(down[0])
             _ = close(up[1])

@@ -99,7 +99,7 @@ struct WorkerSuite {
             return .failure(LoadError(file: file.path, message: "the worker process answered out of turn"))
         case .ended(let how):
             worker = nil
-            return .failure(LoadError(file: file.path, message: "the file's loading \(how.replacingCrashed) its worker process"))
+            return .failure(LoadError(file: file.path, message: "loading the file ended its worker process (\(how))"))
         case .silent:
             worker = nil
             return .failure(LoadError(file: file.path, message: timeoutText + " while the file loaded (the worker stopped answering)"))
@@ -112,8 +112,10 @@ struct WorkerSuite {
         let declaration = { (index: Int) in
             declarations.first { $0.index == index } ?? ScenarioDeclaration(name: "scenario #\(index)", tags: [], line: 0, index: index)
         }
+        var outcomes: [ScenarioOutcome] = []
+        // The scenario that was running when the worker was lost: the first one not reported yet.
         let lost = { (message: String, location: String?) -> [ScenarioOutcome] in
-            [ScenarioOutcome(file: file.path, declaration: declaration(indices[0]), status: .failed, message: message,
+            [ScenarioOutcome(file: file.path, declaration: declaration(indices[outcomes.count]), status: .failed, message: message,
                              location: location, traceback: nil, output: "", duration: 0)]
         }
         guard let process = worker ?? pool.take() else { return lost("could not start a worker process", nil) }
@@ -137,7 +139,6 @@ struct WorkerSuite {
             worker = nil
             return lost("the worker process \(process.stop())", nil)
         }
-        var outcomes: [ScenarioOutcome] = []
         let started = { MonotonicClock.now() }
         var scenarioStart = started()
         while outcomes.count < indices.count {
@@ -160,20 +161,13 @@ struct WorkerSuite {
                 return outcomes + lost("the worker process answered out of turn", nil)
             case .ended(let how):
                 worker = nil
-                return outcomes + lost("the scenario \(how.replacingCrashed) its worker process; the other scenarios ran in a new one", nil)
+                return outcomes + lost("the scenario ended its worker process (\(how)); the other scenarios ran in a new one", nil)
             case .silent:
                 worker = nil
                 return outcomes + lost(timeoutText + " (the worker process stopped answering and was killed)", nil)
             }
         }
         return outcomes
-    }
-}
-
-extension String {
-    /// "crashed with signal 11 (SIGSEGV)" → "crashed (signal 11, SIGSEGV)" reads as what the scenario did.
-    fileprivate var replacingCrashed: String {
-        hasPrefix("crashed") ? self : "ended (\(self))"
     }
 }
 
