@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* How many VM instructions run between two looks at the budget. */
 #define US_HOOK_PERIOD 1000
@@ -26,6 +27,12 @@ static const char us_key_scenario_chunk = 0;
 static const char us_key_env = 0;
 static const char us_key_describe = 0;
 static const char us_key_skip = 0;
+static const char us_key_timeout_message = 0;
+static const char us_key_chunk_function = 0;
+/* How deep coroutine.close may nest (Lua 5.4.4 overflows the C stack past a few thousand). */
+#define US_CLOSE_DEPTH 100
+
+static int us_has_const_env(const char *text, size_t length);
 
 us_info *us_info_of(lua_State *L) {
     return *(us_info **)lua_getextraspace(L);
@@ -50,6 +57,13 @@ static void *us_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         }
         return NULL;
     }
+    if (nsize > old && info->memory_limit != 0 && info->relaxed != 0 && info->fatal == US_FATAL_NONE &&
+        info->memory_used - old + nsize > info->memory_limit) {
+        /* Swift is marshalling (it cannot take a longjmp): the block is granted, the state is spent, and the
+           binding stops building (see us_info.fatal) and the trampoline raises once it returns. */
+        info->fatal = US_FATAL_MEMORY;
+        info->memory_limit += US_MEMORY_GRACE;
+    }
     void *block = realloc(ptr, nsize);
     if (block == NULL) return NULL;
     info->memory_used = info->memory_used - old + nsize;
@@ -60,26 +74,96 @@ static void *us_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 /* ------------------------------------------------------------------------------------------------------ */
 /* Instruction budget: a count hook that becomes sticky once the budget is gone.                            */
 
+uint64_t us_monotonic_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+static const void *us_fatal_key(us_info *info) {
+    switch (info->fatal) {
+    case US_FATAL_MEMORY: return &us_key_memory_message;
+    case US_FATAL_TIMEOUT: return &us_key_timeout_message;
+    default: return &us_key_budget_message;
+    }
+}
+
 static int us_raise_fatal(lua_State *L, us_info *info) {
     /* Re-arm at every instruction: a script that catches this with pcall meets it again at once. */
     lua_sethook(L, lua_gethook(L), LUA_MASKCOUNT, 1);
-    const void *key = info->fatal == US_FATAL_MEMORY ? (const void *)&us_key_memory_message
-                                                     : (const void *)&us_key_budget_message;
-    lua_rawgetp(L, LUA_REGISTRYINDEX, key); /* preallocated: raising needs no memory */
+    lua_rawgetp(L, LUA_REGISTRYINDEX, us_fatal_key(info)); /* preallocated: raising needs no memory */
     return lua_error(L);
 }
 
+/* Looks at the budget and the deadline; sets the sticky failure when one is spent. */
+static void us_check_limits(us_info *info) {
+    if (info->fatal != US_FATAL_NONE) return;
+    if (info->budget <= 0) info->fatal = US_FATAL_BUDGET;
+    else if (info->deadline != 0 && us_monotonic_ns() >= info->deadline) info->fatal = US_FATAL_TIMEOUT;
+}
+
+/* The budget is kept here, never in Lua's hook counter (which every lua_sethook resets): each call of the hook
+   takes its period off, whatever else happened in between. */
 static void us_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
     us_info *info = us_info_of(L);
+    info->budget -= lua_gethookcount(L);
+    us_check_limits(info);
     if (info->fatal != US_FATAL_NONE) {
         us_raise_fatal(L, info);
         return;
     }
-    info->budget -= lua_gethookcount(L);
-    if (info->budget <= 0) {
-        info->fatal = US_FATAL_BUDGET;
-        us_raise_fatal(L, info);
+    /* Remember where the scenario is, for a report written from outside (a watchdog). */
+    if (info->scenario_chunk != NULL && lua_getinfo(L, "Sl", ar) && ar->currentline > 0 &&
+        strcmp(ar->source, info->scenario_chunk) == 0)
+        info->last_line = ar->currentline;
+}
+
+int us_charge(lua_State *L, int64_t instructions) {
+    us_info *info = us_info_of(L);
+    info->budget -= instructions;
+    us_check_limits(info);
+    return info->fatal == US_FATAL_NONE;
+}
+
+int us_charge_memory(lua_State *L, int64_t bytes) {
+    us_info *info = us_info_of(L);
+    if (bytes < 0 && (size_t)(-bytes) > info->backend_bytes) bytes = -(int64_t)info->backend_bytes;
+    info->backend_bytes += (size_t)bytes;
+    info->memory_used += (size_t)bytes;
+    if (info->memory_used > info->memory_peak) info->memory_peak = info->memory_used;
+    if (bytes > 0 && info->memory_limit != 0 && info->memory_used > info->memory_limit &&
+        info->fatal == US_FATAL_NONE) {
+        info->fatal = US_FATAL_MEMORY;
+        info->memory_limit += US_MEMORY_GRACE;
+    }
+    return info->fatal == US_FATAL_NONE;
+}
+
+void us_release_backend_memory(lua_State *L) {
+    us_info *info = us_info_of(L);
+    info->memory_used -= info->backend_bytes;
+    info->backend_bytes = 0;
+}
+
+void us_charge_checked(lua_State *L, int64_t instructions) {
+    us_info *info = us_info_of(L);
+    info->budget -= instructions;
+    us_check_limits(info);
+    if (info->fatal != US_FATAL_NONE) us_raise_fatal(L, info);
+}
+
+void us_set_deadline(lua_State *L, double seconds) {
+    us_info *info = us_info_of(L);
+    info->deadline = seconds > 0 ? us_monotonic_ns() + (uint64_t)(seconds * 1e9) : 0;
+    info->last_line = 0;
+    if (seconds > 0 && seconds != info->timeout) {
+        info->timeout = seconds;
+        char text[160];
+        snprintf(text, sizeof text, "timed out after %g s (raise it with --timeout)", seconds);
+        info->relaxed++;
+        lua_pushstring(L, text);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &us_key_timeout_message);
+        info->relaxed--;
     }
 }
 
@@ -108,16 +192,13 @@ void us_reset_budget(lua_State *L, int64_t instruction_budget) {
     int changed = info->budget_limit != instruction_budget;
     info->budget_limit = instruction_budget;
     info->budget = instruction_budget;
+    info->deadline = info->timeout > 0 ? us_monotonic_ns() + (uint64_t)(info->timeout * 1e9) : 0;
     lua_sethook(L, us_hook, LUA_MASKCOUNT, US_HOOK_PERIOD);
     if (changed) {
         info->relaxed++;
         us_store_messages(L);
         info->relaxed--;
     }
-}
-
-void us_charge(lua_State *L, int64_t instructions) {
-    us_info_of(L)->budget -= instructions;
 }
 
 /* ------------------------------------------------------------------------------------------------------ */
@@ -147,6 +228,10 @@ lua_State *us_newstate(size_t memory_limit, int64_t instruction_budget, void *ho
     lua_setwarnf(L, NULL, NULL);
     info->budget_limit = -1; /* forces the messages to be stored */
     us_reset_budget(L, instruction_budget);
+    info->relaxed++;
+    lua_pushliteral(L, "timed out (raise it with --timeout)");
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &us_key_timeout_message);
+    info->relaxed--;
     return L;
 }
 
@@ -166,10 +251,14 @@ static int us_trampoline(lua_State *L) {
     us_swift_fn fn = (us_swift_fn)lua_touserdata(L, lua_upvalueindex(1));
     us_info *info = us_info_of(L);
     info->budget -= US_CALL_COST;
+    us_check_limits(info);
+    if (info->fatal != US_FATAL_NONE) return us_raise_fatal(L, info);
     int previous = info->relaxed;
     info->relaxed = 1;
     int results = fn(L); /* the Swift frame is gone once this returns */
     info->relaxed = previous;
+    /* Work the call charged, or memory it held, may have spent the scenario: raise now, not later. */
+    if (info->fatal != US_FATAL_NONE) return us_raise_fatal(L, info);
     if (results != US_RAISE) return results;
     if (lua_type(L, -1) == LUA_TSTRING) {
         luaL_where(L, 1);
@@ -188,22 +277,14 @@ void us_push_swift_function(lua_State *L, us_swift_fn fn, int extra) {
 /* ------------------------------------------------------------------------------------------------------ */
 /* Protected calls and the message handler.                                                                 */
 
-/* Describing an error object may run its __tostring (scenario code) while the budget is switched off: it gets
-   an allowance of its own, which, once spent, raises at every instruction (a pcall inside cannot outrun it). */
-#define US_DESCRIBE_BUDGET 1000000
-
-static void us_describe_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
-    lua_sethook(L, us_describe_hook, LUA_MASKCOUNT, 1);
-    lua_pushliteral(L, "describing the error object ran past its instruction allowance");
-    lua_error(L);
-}
-
-/* Calls the function below its argument on the stack, protected and under the describing allowance. */
+/* Calls the function below its argument on the stack, protected. Scenario code (a __tostring) runs here, so it
+   runs as all scenario code does: under the budget, the deadline and the memory cap. */
 static int us_describe_call(lua_State *L) {
-    lua_sethook(L, us_describe_hook, LUA_MASKCOUNT, US_DESCRIBE_BUDGET);
+    us_info *info = us_info_of(L);
+    int previous = info->relaxed;
+    info->relaxed = 0;
     int status = lua_pcallk(L, 1, 1, 0, 0, NULL);
-    lua_sethook(L, NULL, 0, 0);
+    info->relaxed = previous;
     return status;
 }
 
@@ -213,24 +294,26 @@ static int us_describe_fallback(lua_State *L) {
     return 1;
 }
 
-/* Builds { message, traceback, where, value, skip } for an error value. */
+/* Builds { message, traceback, where, value, skip } for an error value. The hook is left alone (setting it would
+   reset its counter); once the scenario is spent (the error may come from inside the hook, where Lua runs no
+   hooks) no scenario code runs here at all: the message is the limit's. */
 static int us_message_handler(lua_State *L) {
     us_info *info = us_info_of(L);
-    lua_Hook hook = lua_gethook(L);
-    int hook_count = lua_gethookcount(L);
-    lua_sethook(L, NULL, 0, 0); /* describing the error must not trip the budget */
     info->relaxed++;
 
     lua_createtable(L, 0, 5); /* report at index 2 */
     lua_pushvalue(L, 1);
     lua_setfield(L, 2, "value");
 
-    if (lua_type(L, 1) == LUA_TTABLE && lua_rawgetp(L, 1, &us_key_skip) != LUA_TNIL) {
+    if (lua_type(L, 1) == LUA_TTABLE && info->fatal == US_FATAL_NONE &&
+        lua_rawgetp(L, 1, &us_key_skip) != LUA_TNIL) {
         lua_setfield(L, 2, "skip");
     } else {
-        if (lua_type(L, 1) == LUA_TTABLE) lua_pop(L, 1);
+        if (lua_type(L, 1) == LUA_TTABLE && info->fatal == US_FATAL_NONE) lua_pop(L, 1);
         /* message: strings as they are; anything else through the prelude's describer */
-        if (lua_type(L, 1) == LUA_TSTRING) {
+        if (info->fatal != US_FATAL_NONE) {
+            lua_rawgetp(L, LUA_REGISTRYINDEX, us_fatal_key(info));
+        } else if (lua_type(L, 1) == LUA_TSTRING) {
             lua_pushvalue(L, 1);
         } else {
             int described = 0;
@@ -241,13 +324,17 @@ static int us_message_handler(lua_State *L) {
             } else {
                 lua_pop(L, 1);
             }
-            if (!described) {
+            if (!described && info->fatal == US_FATAL_NONE) {
                 lua_pushcfunction(L, us_describe_fallback);
                 lua_pushvalue(L, 1);
-                if (us_describe_call(L) != LUA_OK) {
-                    lua_pop(L, 1);
-                    lua_pushstring(L, "(an error object that cannot be described)");
-                }
+                if (us_describe_call(L) == LUA_OK && lua_type(L, -1) == LUA_TSTRING) described = 1;
+                else lua_pop(L, 1);
+            }
+            if (info->fatal != US_FATAL_NONE) {
+                if (described) lua_pop(L, 1);
+                lua_rawgetp(L, LUA_REGISTRYINDEX, us_fatal_key(info));
+            } else if (!described) {
+                lua_pushstring(L, "(an error object that cannot be described)");
             }
         }
         lua_setfield(L, 2, "message");
@@ -271,8 +358,6 @@ static int us_message_handler(lua_State *L) {
     }
 
     info->relaxed--;
-    if (info->fatal != US_FATAL_NONE) hook_count = 1;
-    lua_sethook(L, hook, LUA_MASKCOUNT, hook_count);
     lua_settop(L, 2);
     return 1;
 }
@@ -300,6 +385,11 @@ int us_pcall_from_swift(lua_State *L, int nargs, int nresults) {
 /* Loading chunks.                                                                                          */
 
 int us_load_text(lua_State *L, const char *buffer, size_t length, const char *chunkname) {
+    if (us_has_const_env(buffer, length)) {
+        lua_pushfstring(L, "%s: an attribute on _ENV is not allowed in scenarios (Lua 5.4.4 compiles it wrongly)",
+                        chunkname[0] == '@' || chunkname[0] == '=' ? chunkname + 1 : chunkname);
+        return LUA_ERRSYNTAX;
+    }
     return luaL_loadbufferx(L, buffer, length, chunkname, "t");
 }
 
@@ -381,7 +471,20 @@ void us_output_clear(lua_State *L) {
     info->output_truncated = 0;
 }
 
-/* load(chunk [, chunkname [, mode [, env]]]) that only takes text and defaults env to the scenario's. */
+/* Lua 5.4.4 compiles wrong code for a `<const>` _ENV (fixed in 5.4.5): such a chunk is refused. */
+static int us_has_const_env(const char *text, size_t length) {
+    for (const char *p = text; (p = memchr(p, '_', (size_t)(text + length - p))) != NULL; p++) {
+        if ((size_t)(text + length - p) < 4 || memcmp(p, "_ENV", 4) != 0) continue;
+        const char *q = p + 4;
+        while (q < text + length && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')) q++;
+        if (q < text + length && *q == '<') return 1;
+    }
+    return 0;
+}
+
+/* load(chunk [, chunkname [, mode [, env]]]) that only takes text and defaults env to the scenario's. A reader
+   function is called here, protected without a message handler: lua_load would call the reader under the
+   scenario's handler, handing the runner's report table back to the scenario as load's error. */
 static int us_safe_load(lua_State *L) {
     int nargs = lua_gettop(L);
     lua_settop(L, 4);
@@ -402,10 +505,75 @@ static int us_safe_load(lua_State *L) {
         }
         lua_replace(L, 4);
     }
+    if (lua_type(L, 1) == LUA_TFUNCTION) {
+        if (lua_isnil(L, 2)) { lua_pushliteral(L, "=(load)"); lua_replace(L, 2); }
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        for (;;) {
+            lua_pushvalue(L, 1);
+            int status = lua_pcallk(L, 0, 1, 0, 0, NULL);
+            if (status != LUA_OK) {
+                if (us_info_of(L)->fatal != US_FATAL_NONE) return lua_error(L);
+                lua_pushnil(L);
+                lua_insert(L, -2);
+                return 2;
+            }
+            if (lua_isnil(L, -1) || (lua_type(L, -1) == LUA_TSTRING && lua_rawlen(L, -1) == 0)) {
+                lua_pop(L, 1);
+                break;
+            }
+            if (lua_type(L, -1) != LUA_TSTRING) {
+                lua_pushnil(L);
+                lua_pushliteral(L, "reader function must return a string");
+                return 2;
+            }
+            luaL_addvalue(&b);
+        }
+        luaL_pushresult(&b);
+        lua_replace(L, 1);
+    }
+    if (lua_type(L, 1) == LUA_TSTRING) {
+        size_t length;
+        const char *text = lua_tolstring(L, 1, &length);
+        if (us_has_const_env(text, length)) {
+            lua_pushnil(L);
+            lua_pushliteral(L, "load: an attribute on _ENV is not allowed in scenarios (Lua 5.4.4 compiles it wrongly)");
+            return 2;
+        }
+    }
+    lua_settop(L, 4);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, 4, LUA_MULTRET);
     return lua_gettop(L);
+}
+
+/* coroutine.close with a nesting limit: Lua 5.4.4 does not count the C stack a close nested in a __close uses
+   ("C-stack overflow with deep nesting of coroutine.close", fixed in 5.4.5), so deep nesting crashed it. */
+static int us_safe_coroutine_close(lua_State *L) {
+    us_info *info = us_info_of(L);
+    if (info->close_depth >= US_CLOSE_DEPTH)
+        return luaL_error(L, "coroutine.close: nested more than %d deep", US_CLOSE_DEPTH);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    info->close_depth++;
+    int status = lua_pcallk(L, lua_gettop(L) - 1, LUA_MULTRET, 0, 0, NULL);
+    info->close_depth--;
+    if (status != LUA_OK) return lua_error(L);
+    return lua_gettop(L);
+}
+
+/* The prelude's way to restore library metatables, past a __metatable lock a scenario may have set. */
+static int us_raw_getmetatable(lua_State *L) {
+    if (!lua_getmetatable(L, 1)) lua_pushnil(L);
+    return 1;
+}
+
+static int us_raw_setmetatable(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 2);
+    lua_setmetatable(L, 1);
+    return 0;
 }
 
 /* collectgarbage limited to what cannot defeat the limits. */
@@ -567,6 +735,14 @@ static int us_open_sandbox_protected(lua_State *L) {
         lua_setglobal(L, "setmetatable");
     }
     /* In both modes: the budget holds whatever library is open. */
+    lua_getglobal(L, LUA_STRLIBNAME);
+    us_open_patterns(L);
+    lua_pop(L, 1);
+    lua_getglobal(L, LUA_COLIBNAME);
+    lua_getfield(L, -1, "close");
+    lua_pushcclosure(L, us_safe_coroutine_close, 1);
+    lua_setfield(L, -2, "close");
+    lua_pop(L, 1);
     lua_getglobal(L, "xpcall");
     lua_pushcclosure(L, us_safe_xpcall, 1);
     lua_setglobal(L, "xpcall");
@@ -602,7 +778,7 @@ int us_open_sandbox(lua_State *L, int unsafe, lua_Integer random_seed) {
 void us_set_scenario_chunk(lua_State *L, const char *chunkname) {
     us_info *info = us_info_of(L);
     info->relaxed++;
-    lua_pushstring(L, chunkname);
+    info->scenario_chunk = lua_pushstring(L, chunkname); /* kept alive by the registry */
     lua_rawsetp(L, LUA_REGISTRYINDEX, &us_key_scenario_chunk);
     info->relaxed--;
 }
@@ -728,7 +904,9 @@ int us_run_prelude(lua_State *L) {
     us_info *info = us_info_of(L);
     info->relaxed++;
     lua_pushcfunction(L, us_prelude_bind);
-    int status = us_pcall(L, 1, 0);
+    lua_pushcfunction(L, us_raw_getmetatable);
+    lua_pushcfunction(L, us_raw_setmetatable);
+    int status = us_pcall(L, 3, 0);
     info->relaxed--;
     return status;
 }
@@ -745,6 +923,10 @@ void us_set_chunk_environment(lua_State *L, int index) {
 int us_run_scenario(lua_State *L, int index, lua_Integer seed) {
     us_info *info = us_info_of(L);
     info->relaxed++;
+    /* A scenario may have assigned _ENV, the upvalue every function of its file shares: back to the scenario
+       environment. */
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &us_key_chunk_function) == LUA_TFUNCTION) us_set_chunk_environment(L, -1);
+    lua_pop(L, 1);
     lua_rawgetp(L, LUA_REGISTRYINDEX, &us_key_runner);
     us_push_scenario_function(L, index);
     lua_pushinteger(L, seed);
@@ -757,6 +939,10 @@ int us_run_chunk(lua_State *L) {
     /* the loaded scenario file is on top */
     us_info *info = us_info_of(L);
     us_set_chunk_environment(L, -1);
+    info->relaxed++;
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &us_key_chunk_function); /* its _ENV is reset before every scenario */
+    info->relaxed--;
     info->declaring = 1;
     int status = us_pcall(L, 0, 0);
     info->declaring = 0;

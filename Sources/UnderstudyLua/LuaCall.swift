@@ -28,8 +28,23 @@ struct LuaCall {
         let callerL = host.currentL
         host.currentL = L
         defer { host.currentL = callerL }
+        // A nested call (a fault predicate calling a binding) must not leave its argument names to the outer one.
+        let callerNames = host.currentArgumentNames
+        let callerCount = host.currentArgumentCount
+        defer {
+            host.currentArgumentNames = callerNames
+            host.currentArgumentCount = callerCount
+        }
         host.currentArgumentNames = []
         host.currentArgumentCount = lua_gettop(L)
+        let appsBefore = host.apps.count
+        let usersBefore = BackendMemory.users(of: host, handle: L)
+        defer {
+            // Memory the backends hold counts towards the cap (the trampoline raises once it is passed).
+            let grown = (host.apps.count - appsBefore) * BackendMemory.perApp
+                + (BackendMemory.users(of: host, handle: L) - usersBefore) * BackendMemory.perUser
+            if grown > 0 { us_charge_memory(L, Int64(grown)) }
+        }
         do {
             let results = try body(call)
             if let pending = host.pendingError {
@@ -45,6 +60,20 @@ struct LuaCall {
     }
 
     var host: ScenarioHost { ScenarioHost.of(L) }
+
+    /// Charges work before doing it: `instructions` against the budget and `users` new users' memory against the
+    /// cap. Throws when either is spent, so the work is never done (the trampoline raises the limit's failure).
+    func charge(instructions: Int64, users: Int = 0) throws(LuaMisuse) {
+        let withinBudget = us_charge(L, instructions) != 0
+        var withinMemory = true
+        if users > 0 {
+            // Checked here, counted once the users exist (when the call returns).
+            let bytes = Int64(users) * Int64(BackendMemory.perUser)
+            withinMemory = us_charge_memory(L, bytes) != 0
+            us_charge_memory(L, -bytes)
+        }
+        if !withinBudget || !withinMemory { throw LuaMisuse("a limit was reached") }
+    }
 
     /// The backend this function is bound to (upvalue 2 holds its handle), whatever its flavour.
     func app() throws(LuaMisuse) -> any EmulatedApp {
@@ -321,4 +350,22 @@ struct LuaCall {
 /// An error that knows how to show itself to a scenario as a table.
 protocol LuaPresentable {
     func push(to L: OpaquePointer)
+}
+
+/// Estimates of the memory backends hold, counted towards a scenario's `--max-memory`.
+enum BackendMemory {
+    /// One backend with its settings, clock, outbox and indexes.
+    static let perApp = 4096
+    /// One user with its properties and index entries.
+    static let perUser = 256
+
+    /// Users of the backend the running binding is bound to (upvalue 2), or 0.
+    static func users(of host: ScenarioHost, handle L: OpaquePointer) -> Int {
+        guard lua_type(L, us_upvalueindex(2)) == LUA_TNUMBER, let app = host.app(Int64(us_tointeger(L, us_upvalueindex(2), nil))) else { return 0 }
+        switch app {
+        case let app as BackendlessApp: return app.userCount
+        case let app as KiiApp: return app.userCount
+        default: return 0
+        }
+    }
 }

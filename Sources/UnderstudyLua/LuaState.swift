@@ -14,11 +14,15 @@ public struct ScenarioLimits: Sendable, Hashable {
     public var maxMemory: Int
     /// Open the whole standard library (io, os, debug, require) instead of the sandbox.
     public var unsafe: Bool
+    /// Seconds of wall time one scenario, one file's loading, one setup script or one control chunk may take
+    /// (0: no deadline).
+    public var timeout: Double
 
-    public init(maxInstructions: Int64 = 100_000_000, maxMemory: Int = 256 * 1024 * 1024, unsafe: Bool = false) {
+    public init(maxInstructions: Int64 = 100_000_000, maxMemory: Int = 256 * 1024 * 1024, unsafe: Bool = false, timeout: Double = 30) {
         self.maxInstructions = maxInstructions
         self.maxMemory = maxMemory
         self.unsafe = unsafe
+        self.timeout = timeout
     }
 }
 
@@ -44,6 +48,7 @@ final class LuaState {
         }
         L = state
         host.L = state
+        us_set_deadline(L, limits.timeout)
         if us_open_sandbox(L, limits.unsafe ? 1 : 0, lua_Integer(randomSeed)) != LUA_OK {
             let message = popMessage()
             us_close(L)
@@ -141,7 +146,18 @@ final class LuaState {
 
     private var fatalMessage: String {
         if info.pointee.fatal == Int32(US_FATAL_MEMORY.rawValue) { return memoryMessage }
+        if info.pointee.fatal == Int32(US_FATAL_TIMEOUT.rawValue) { return Self.timeoutMessage(info.pointee.timeout) }
         return "instruction budget exhausted: the scenario ran more than \(info.pointee.budget_limit) instructions (raise it with --max-instructions)"
+    }
+
+    /// What a run past its deadline reports.
+    static func timeoutMessage(_ seconds: Double) -> String {
+        "timed out after \(DurationText.seconds(seconds)) s (raise it with --timeout)"
+    }
+
+    /// Starts the wall-clock deadline of one run (a scenario, a file's loading, a chunk).
+    func startDeadline(_ seconds: Double) {
+        us_set_deadline(L, seconds)
     }
 
     /// Text captured from `print` since the last clear.
@@ -170,4 +186,11 @@ extension Prelude {
         defer { free(dump) }
         return Array(UnsafeRawBufferPointer(start: dump, count: length))
     }()
+}
+
+/// Seconds as people write them: `30`, `0.5`.
+enum DurationText {
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
 }

@@ -4,7 +4,7 @@ enum Prelude {
     static let chunkName = "=understudy"
 
     static let source = #"""
-local bind = ...
+local bind, raw_getmetatable, raw_setmetatable = ...
 local base = _G
 local type, tostring, pairs, next, rawget, rawset, rawlen, rawequal, setmetatable, getmetatable, error, select, pcall =
       type, tostring, pairs, next, rawget, rawset, rawlen, rawequal, setmetatable, getmetatable, error, select, pcall
@@ -265,10 +265,11 @@ local function snapshot()
     if type(t) ~= "table" then return end
     local copy = {}
     for k, v in next, t do copy[k] = v end
-    snapshots[#snapshots + 1] = { t, copy, getmetatable(t) }
+    snapshots[#snapshots + 1] = { t, copy, raw_getmetatable(t) }
   end
   for _, name in next, libraries do add(rawget(base, name)) end
-  add(getmetatable(""))
+  local string_meta = raw_getmetatable("")
+  add(string_meta)
 end
 
 local function restore()
@@ -280,7 +281,16 @@ local function restore()
     for k, v in next, copy do
       if not rawequal(rawget(t, k), v) then rawset(t, k, v) end
     end
-    if getmetatable(t) ~= mt then setmetatable(t, mt) end
+    if not rawequal(raw_getmetatable(t), mt) then raw_setmetatable(t, mt) end
+  end
+end
+
+-- What a scenario left in the environment table itself (`rawset(_G, "expect", ...)`) goes.
+local function clear_env()
+  local k = next(env)
+  while k ~= nil do
+    rawset(env, k, nil)
+    k = next(env)
   end
 end
 
@@ -292,6 +302,7 @@ local function run(fn, options, seed)
     return
   end
   if snapshots == nil then snapshot() else restore() end
+  clear_env()
   math_randomseed(seed)
   local overlay = setmetatable({}, { __index = file_globals })
   env_meta.__index = overlay

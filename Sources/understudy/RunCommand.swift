@@ -49,17 +49,15 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Run only shard K of N (for example 2/4): a stable partition of the scenarios.")
     var shard: String?
 
-    @Option(help: "Lua instructions one scenario may run.")
-    var maxInstructions: Int64 = 100_000_000
+    @OptionGroup(title: "Limits")
+    var limits: LuaLimitOptions
 
-    @Option(help: "Memory one scenario's Lua state may use, in MiB.")
-    var maxMemory: Int = 256
+    @Flag(help: "Run the scenarios on threads of this process instead of worker processes (faster to start; a crash or a hang inside C code then ends the whole run).")
+    var inProcess = false
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one scenario file or folder, e.g. `understudy run scenarios/`") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        if maxInstructions < 1000 { throw ValidationError("--max-instructions must be at least 1000") }
-        if maxMemory < 1 { throw ValidationError("--max-memory must be at least 1 (MiB)") }
         if shard != nil, parsedShard == nil {
             throw ValidationError("--shard must look like K/N with 1 ≤ K ≤ N, e.g. --shard 2/4")
         }
@@ -74,23 +72,30 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        throw try runSuite()
+    }
+
+    /// Runs the suite; the exit code says how it went.
+    private func runSuite() throws -> ExitCode {
         let files: [ScenarioFile]
         do {
             files = try ScenarioDiscovery.files(at: paths)
         } catch {
             throw ValidationError(error.description)
         }
+        let workers = WorkerCommand(
+            executable: FileOutput.executablePath,
+            arguments: ["worker", "--seed", String(seed)] + limits.arguments + (unsafe ? ["--unsafe"] : [])
+        )
         let configuration = RunConfiguration(
             seed: seed,
-            limits: ScenarioLimits(maxInstructions: maxInstructions, maxMemory: maxMemory * 1024 * 1024, unsafe: unsafe),
+            limits: limits.limits(unsafe: unsafe),
             jobs: jobs ?? FileOutput.processorCount,
-            selection: ScenarioSelection(filter: filter, tags: tags, shard: parsedShard)
+            selection: ScenarioSelection(filter: filter, tags: tags, shard: parsedShard),
+            workers: inProcess || list ? nil : workers
         )
         let runner = SuiteRunner(configuration: configuration)
-        if list {
-            try listScenarios(runner, files)
-            return
-        }
+        if list { return listScenarios(runner, files) }
 
         let console = FileOutput.standardOutput
         let pretty = PrettyReporter(verbose: verbose)
@@ -99,7 +104,6 @@ struct RunCommand: ParsableCommand {
         let result = runner.run(files) { event in
             guard streamsPretty else { return }
             console.write(pretty.render(event, previousFile: lastFile.swap(event)))
-            console.flush()
         }
         let report: String?
         switch format {
@@ -115,12 +119,11 @@ struct RunCommand: ParsableCommand {
             console.write(report)
         }
         if streamsPretty { console.write(pretty.summary(result)) }
-        console.flush()
-        if !result.loadErrors.isEmpty { FileOutput.exit(2) }
-        if result.failed > 0 { FileOutput.exit(1) }
+        if !result.loadErrors.isEmpty { return ExitCode(2) }
+        return result.failed > 0 ? .failure : .success
     }
 
-    private func listScenarios(_ runner: SuiteRunner, _ files: [ScenarioFile]) throws {
+    private func listScenarios(_ runner: SuiteRunner, _ files: [ScenarioFile]) -> ExitCode {
         let console = FileOutput.standardOutput
         var failedToLoad = false
         for entry in runner.list(files) {
@@ -136,8 +139,7 @@ struct RunCommand: ParsableCommand {
                 FileOutput.standardError.write("\(TextEscaping.inline(error.file)): the file did not load: \(TextEscaping.visible(error.message))\n")
             }
         }
-        console.flush()
-        if failedToLoad { FileOutput.exit(2) }
+        return failedToLoad ? ExitCode(2) : .success
     }
 }
 

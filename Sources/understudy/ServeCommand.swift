@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import Synchronization
 import Understudy
 import UnderstudyHTTP
 import UnderstudyLua
@@ -33,23 +34,16 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "A token the control API (/_understudy/) requires in the X-Understudy-Token header.")
     var controlToken: String?
 
-    @Option(help: "Lua instructions one control chunk, setup script or fault predicate may run.")
-    var maxInstructions: Int64 = 100_000_000
-
-    @Option(help: "Memory the server's Lua state may use, in MiB.")
-    var maxMemory: Int = 256
-
-    static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "::1"]
+    @OptionGroup(title: "Limits")
+    var limits: LuaLimitOptions
 
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be from 1 to 65535, got \(port)") }
-        if !Self.loopbackHosts.contains(host), !host.hasPrefix("127."), (controlToken ?? "").isEmpty {
+        if (controlToken ?? "").isEmpty, !LoopbackCheck.onlyLoopback(host) {
             throw ValidationError(
-                "--host \(host) reaches beyond this machine: give --control-token TOKEN so that only you can steer the server"
+                "--host \(host) reaches beyond this machine (or does not resolve to loopback addresses only): give --control-token TOKEN so that only you can steer the server"
             )
         }
-        if maxInstructions < 1000 { throw ValidationError("--max-instructions must be at least 1000") }
-        if maxMemory < 1 { throw ValidationError("--max-memory must be at least 1 (MiB)") }
     }
 
     /// Serves on the event loops themselves: Swift concurrency runs on NIO's threads, so a request never hops
@@ -57,17 +51,21 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         UnderstudyServer.runConcurrencyOnEventLoops()
         let finished = DispatchSemaphore(value: 0)
+        let failure = Mutex<ExitCode?>(nil)
         let command = self
         Task {
             do {
                 try await command.serve()
+            } catch let code as ExitCode {
+                failure.withLock { $0 = code }
             } catch {
                 FileOutput.standardError.write("understudy serve: \(error)\n")
-                FileOutput.exit(1)
+                failure.withLock { $0 = .failure }
             }
             finished.signal()
         }
         finished.wait()
+        if let code = failure.withLock({ $0 }) { throw code }
     }
 
     func serve() async throws {
@@ -75,13 +73,13 @@ struct ServeCommand: ParsableCommand {
         if let script {
             guard let file = try? ScenarioDiscovery.files(at: [script]).first else {
                 FileOutput.standardError.write("understudy serve: cannot read the setup script \(script)\n")
-                FileOutput.exit(2)
+                throw ExitCode(2)
             }
             setup = file
         }
         let options = ServerOptions(
             host: host, port: port, setupScript: setup, seed: seed,
-            limits: ScenarioLimits(maxInstructions: maxInstructions, maxMemory: maxMemory * 1024 * 1024),
+            limits: limits.limits(),
             controlToken: controlToken
         )
         let server: UnderstudyServer
@@ -89,7 +87,7 @@ struct ServeCommand: ParsableCommand {
             server = try UnderstudyServer(options: options)
         } catch {
             FileOutput.standardError.write("understudy serve: \(error.message)\n")
-            FileOutput.exit(2)
+            throw ExitCode(2)
         }
         let banner = server.withStage { stage in Self.banner(stage, options: options) }
         try await server.run {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import UnderstudyLua
 
 /// The `understudy` command.
 @main
@@ -6,8 +7,8 @@ struct UnderstudyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "understudy",
         abstract: "A scriptable, in-memory stand-in for Backendless and Kii Cloud user, verification and push backends.",
-        version: "0.1.0",
-        subcommands: [RunCommand.self, ServeCommand.self]
+        version: UnderstudyVersion.current,
+        subcommands: [RunCommand.self, ServeCommand.self, WorkerModeCommand.self]
     )
 
     /// Usage errors exit with 2 (argument-parser's default is 64).
@@ -20,9 +21,10 @@ struct UnderstudyCommand: ParsableCommand {
             if code == .validationFailure {
                 let message = fullMessage(for: error)
                 FileOutput.standardError.write(message + "\n")
-                FileOutput.exit(2)
+                exit(withError: ExitCode(2))
             }
             exit(withError: error)
         }
     }
 }
+

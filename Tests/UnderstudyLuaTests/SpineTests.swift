@@ -42,7 +42,7 @@ struct HostileScenarioTests {
         // no scenario code runs in a handler.
         #expect(result.outcome("xpcall handler that loops after the budget error")?.message?.contains("instruction budget exhausted") == true)
         #expect(result.outcome("xpcall handler that loops after an ordinary error")?.message?.contains("instruction budget exhausted") == true)
-        #expect(result.outcome("error object whose __tostring loops")?.message == "(an error object that cannot be described)")
+        #expect(result.outcome("error object whose __tostring loops")?.message?.contains("instruction budget exhausted") == true)
         #expect(result.outcome("still fine")?.status == .passed)
         #expect(result.passed == 1 && result.failed == 10)
     }

@@ -32,6 +32,7 @@ typedef enum us_fatal {
     US_FATAL_NONE = 0,
     US_FATAL_BUDGET = 1,
     US_FATAL_MEMORY = 2,
+    US_FATAL_TIMEOUT = 3,
 } us_fatal;
 
 /// Per-state bookkeeping, reached through lua_getextraspace.
@@ -51,6 +52,12 @@ typedef struct us_info {
     size_t output_limit;
     int output_truncated;
     int declaring;            /* 1 while a scenario file's chunk runs: scenario() may be called */
+    uint64_t deadline;        /* CLOCK_MONOTONIC nanoseconds past which the run stops; 0 = none */
+    double timeout;           /* seconds granted per run, for the message */
+    const char *scenario_chunk; /* the scenario file's chunk name (a string the registry keeps) */
+    volatile int last_line;   /* the last line of the scenario file the count hook saw running */
+    size_t backend_bytes;     /* memory the backends hold, estimated and counted in memory_used */
+    int close_depth;          /* nesting of coroutine.close (Lua 5.4.4 overflows the C stack without a limit) */
 } us_info;
 
 /// Creates a state with the limited allocator, the instruction hook and an empty registry. NULL on failure.
@@ -64,10 +71,28 @@ us_info *us_info_of(lua_State *L);
 /// a text-only `load`, and seeds `math.random`. Protected: returns a Lua status, with a message on top on failure.
 int us_open_sandbox(lua_State *L, int unsafe, lua_Integer random_seed);
 
-/// Grants a fresh instruction budget (and re-arms the hook at its normal period).
+/// Grants a fresh instruction budget (and re-arms the hook at its normal period), and restarts the wall-clock
+/// deadline when the state has a timeout (us_set_deadline).
 void us_reset_budget(lua_State *L, int64_t instruction_budget);
-/// Takes `instructions` off the budget: what a Swift call charges for the work it did.
-void us_charge(lua_State *L, int64_t instructions);
+/// Takes `instructions` off the budget: what a Swift call charges for the work it is about to do. Returns 1 while
+/// the budget holds, 0 once it is spent (the failure is then sticky and raised as soon as the call returns).
+int us_charge(lua_State *L, int64_t instructions);
+/// Counts `bytes` more (or fewer, when negative) held by the backends towards the memory cap. Returns 1 while
+/// the cap holds, 0 once it is passed (sticky, raised as soon as the call returns).
+int us_charge_memory(lua_State *L, int64_t bytes);
+/// Forgets the backends' memory (a scenario ended and its backends with it).
+void us_release_backend_memory(lua_State *L);
+/// Only from C functions Lua called: charges `instructions` and raises at once when the budget, the memory cap
+/// or the deadline is spent.
+void us_charge_checked(lua_State *L, int64_t instructions);
+/// Sets the state's timeout to `seconds` and starts its deadline now; 0 or less stops the clock (the timeout is
+/// kept for the next us_reset_budget).
+void us_set_deadline(lua_State *L, double seconds);
+/// CLOCK_MONOTONIC in nanoseconds.
+uint64_t us_monotonic_ns(void);
+/// The string library's find, match, gmatch and gsub, charged against the budget as they run, into the table on
+/// top of the stack (lua_CFunction context: may raise).
+void us_open_patterns(lua_State *L);
 
 /// Pushes a C closure that calls `fn` through the trampoline. The `extra` values on top of the stack become
 /// upvalues 2...extra+1 (they are popped). Allocates: call with the memory limit lifted.

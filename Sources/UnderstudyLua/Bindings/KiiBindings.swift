@@ -164,7 +164,7 @@ enum KiiBindings {
                     "unknown field '\(property.name)' in the template (known: count, start, \(registrationFields.joined(separator: ", ")))"
                 )
             }
-            us_charge(call.L, Int64(count) * 20)
+            try call.charge(instructions: Int64(count) * 20, users: count)
             do throws(KiiError) {
                 lua_pushinteger(call.L, lua_Integer(try app.seedUsers(count: count, template: template, start: start)))
                 return 1

@@ -149,6 +149,8 @@ enum SharedBindings {
         lua_createtable(L, Int32(clamping: items.count), 0)
         let list = lua_gettop(L)
         for (offset, item) in items.enumerated() {
+            // Past the memory cap the state is spent: stop building (the trampoline raises the failure).
+            if offset & 63 == 0, us_info_of(L).pointee.fatal != 0 { return }
             pushItem(L, item)
             lua_rawseti(L, list, lua_Integer(offset + 1))
         }

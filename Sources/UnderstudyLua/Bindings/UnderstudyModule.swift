@@ -3,7 +3,7 @@ internal import CLuaShim
 
 /// The `understudy` global: the factories of fresh backends.
 enum UnderstudyModule {
-    static let version = "0.1.0"
+    static let version = UnderstudyVersion.current
 
     static func install(in L: OpaquePointer) {
         us_pushglobaltable(L)

@@ -13,6 +13,12 @@ public struct ScenarioFile: Sendable, Hashable {
         self.contents = Self.loadable(contents)
     }
 
+    /// A file whose contents were already made loadable (sent to a worker process).
+    init(path: String, loadable contents: [UInt8]) {
+        self.path = path
+        self.contents = contents
+    }
+
     /// A file that reports `problem` as its load error.
     init(path: String, problem: String) {
         self.path = path

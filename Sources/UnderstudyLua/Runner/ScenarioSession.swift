@@ -11,11 +11,14 @@ final class ScenarioSession {
     let seed: UInt64
     private(set) var declarations: [ScenarioDeclaration] = []
     private var state: LuaState?
+    /// Told about every Lua state the session makes (a worker's watchdog reads the last line from it).
+    private let onState: (UnsafeMutablePointer<us_info>) -> Void
 
-    init(file: ScenarioFile, limits: ScenarioLimits, seed: UInt64) throws(LoadError) {
+    init(file: ScenarioFile, limits: ScenarioLimits, seed: UInt64, onState: @escaping (UnsafeMutablePointer<us_info>) -> Void = { _ in }) throws(LoadError) {
         self.file = file
         self.limits = limits
         self.seed = seed
+        self.onState = onState
         let state = try makeState()
         declarations = Self.readDeclarations(state.L)
         self.state = state
@@ -26,15 +29,25 @@ final class ScenarioSession {
         let state: LuaState
         do {
             state = try LuaState(limits: limits, randomSeed: Int64(bitPattern: seed))
+            onState(state.info)
             let chunkName = "@" + file.path
             us_set_scenario_chunk(state.L, chunkName)
             us_clear_scenarios(state.L)
             try state.load(text: file.contents, chunkName: chunkName)
             state.host.beginScenario(seed: seed)
+            us_release_backend_memory(state.L)
+            state.startDeadline(limits.timeout)
             let status = us_run_chunk(state.L)
+            state.startDeadline(0)
             if status != LUA_OK {
                 let failure = state.failure(status: status)
-                throw LoadError(file: file.path, message: failure.message, traceback: failure.traceback)
+                var message = failure.message
+                if let reason = failure.skipReason {
+                    message = "skip() can only end a scenario, but the file called it while loading (reason: \(reason))"
+                } else if let location = failure.location, failure.fatal {
+                    message += " (at \(location))"
+                }
+                throw LoadError(file: file.path, message: message, traceback: failure.traceback)
             }
         } catch let error as LoadError {
             throw error
@@ -72,6 +85,9 @@ final class ScenarioSession {
         return declarations
     }
 
+    /// The bookkeeping of the state the next scenario runs in (nil when it must be made again).
+    var currentInfo: UnsafeMutablePointer<us_info>? { state?.info }
+
     /// Runs scenario `index` (1-based) with its own seed.
     func run(_ index: Int, seed scenarioSeed: UInt64) -> ScenarioOutcome {
         let declaration = declarations[index - 1]
@@ -96,7 +112,10 @@ final class ScenarioSession {
         }
         us_reset_budget(state.L, limits.maxInstructions)
         state.host.beginScenario(seed: scenarioSeed)
+        us_release_backend_memory(state.L)
+        state.startDeadline(limits.timeout)
         let status = us_run_scenario(state.L, Int32(index), lua_Integer(Int64(bitPattern: scenarioSeed)))
+        state.startDeadline(0)
         if status != LUA_OK {
             let failure = state.failure(status: status)
             outcome.settle(with: failure)
@@ -104,7 +123,7 @@ final class ScenarioSession {
         }
         outcome.output = state.takeOutput()
         state.host.beginScenario(seed: 0)
-        if self.state == nil { _ = state }  // the spent state is released here
+        us_release_backend_memory(state.L)
         outcome.duration = MonotonicClock.seconds(since: start)
         return outcome
     }

@@ -47,12 +47,16 @@ public struct RunConfiguration: Sendable {
     /// Worker threads; each has its own Lua states.
     public var jobs: Int
     public var selection: ScenarioSelection
+    /// Run the scenarios in worker processes started with this command (the same binary in its worker mode), so
+    /// that a crash or a hang inside C code costs one scenario; nil runs them on threads of this process.
+    public var workers: WorkerCommand?
 
-    public init(seed: UInt64 = 1, limits: ScenarioLimits = ScenarioLimits(), jobs: Int = 1, selection: ScenarioSelection = ScenarioSelection()) {
+    public init(seed: UInt64 = 1, limits: ScenarioLimits = ScenarioLimits(), jobs: Int = 1, selection: ScenarioSelection = ScenarioSelection(), workers: WorkerCommand? = nil) {
         self.seed = seed
         self.limits = limits
         self.jobs = max(1, jobs)
         self.selection = selection
+        self.workers = workers
     }
 }
 
@@ -116,6 +120,9 @@ public struct SuiteRunner: Sendable {
 
     /// Runs the files. `report` receives events in suite order as soon as they are ready (under a lock).
     public func run(_ files: [ScenarioFile], report: @escaping @Sendable (SuiteEvent) -> Void = { _ in }) -> SuiteResult {
+        if let workers = configuration.workers {
+            return WorkerSuite(configuration: configuration, command: workers).run(files, report: report)
+        }
         let start = MonotonicClock.now()
         let jobs = configuration.jobs
         let pool = SessionPool(files: files, configuration: configuration)
@@ -133,33 +140,10 @@ public struct SuiteRunner: Sendable {
         }
 
         // 2. Select scenarios and cut them into work items (contiguous runs of one file).
-        var slots: [Slot] = []
-        var workItems: [WorkItem] = []
-        let results = declared.withLock { $0 }
-        let selected = results.enumerated().map { fileIndex, result -> [ScenarioDeclaration] in
-            guard case .success(let declarations)? = result else { return [] }
-            return configuration.selection.select(declarations, file: files[fileIndex].path)
-        }
-        let total = selected.reduce(0) { $0 + $1.count }
-        let chunk = max(8, (total + jobs * 8 - 1) / (jobs * 8))
-        for (fileIndex, result) in results.enumerated() {
-            if case .failure(let error)? = result {
-                slots.append(.loadFailed(error))
-                continue
-            }
-            let scenarios = selected[fileIndex]
-            var start = 0
-            while start < scenarios.count {
-                let end = min(start + chunk, scenarios.count)
-                workItems.append(WorkItem(file: fileIndex, indices: scenarios[start..<end].map(\.index), firstSlot: slots.count))
-                for _ in start..<end { slots.append(.pending) }
-                start = end
-            }
-        }
-
-        let items = workItems
+        let plan = WorkPlan(files: files, declared: declared.withLock { $0 }, configuration: configuration)
+        let items = plan.items
         // 3. Run the items on the workers; emit events in order.
-        let board = Mutex(Board(slots: slots))
+        let board = Mutex(Board(slots: plan.slots))
         board.withLock { $0.flush(report) }
         let nextItem = Atomic<Int>(0)
         let suiteSeed = configuration.seed
@@ -190,20 +174,52 @@ public struct SuiteRunner: Sendable {
     }
 }
 
-private struct WorkItem: Sendable {
+/// The selected scenarios cut into work items (contiguous runs of one file) and the report's slots.
+struct WorkPlan {
+    var slots: [Slot] = []
+    var items: [WorkItem] = []
+    /// The declarations of each file (empty when it did not load).
+    var declarations: [[ScenarioDeclaration]]
+
+    init(files: [ScenarioFile], declared results: [Result<[ScenarioDeclaration], LoadError>?], configuration: RunConfiguration) {
+        declarations = results.map { if case .success(let declarations)? = $0 { return declarations } else { return [] } }
+        let selected = declarations.enumerated().map { fileIndex, declarations in
+            configuration.selection.select(declarations, file: files[fileIndex].path)
+        }
+        let total = selected.reduce(0) { $0 + $1.count }
+        let jobs = configuration.jobs
+        let chunk = max(8, (total + jobs * 8 - 1) / (jobs * 8))
+        for (fileIndex, result) in results.enumerated() {
+            if case .failure(let error)? = result {
+                slots.append(.loadFailed(error))
+                continue
+            }
+            let scenarios = selected[fileIndex]
+            var start = 0
+            while start < scenarios.count {
+                let end = min(start + chunk, scenarios.count)
+                items.append(WorkItem(file: fileIndex, indices: scenarios[start..<end].map(\.index), firstSlot: slots.count))
+                for _ in start..<end { slots.append(.pending) }
+                start = end
+            }
+        }
+    }
+}
+
+struct WorkItem: Sendable {
     var file: Int
     var indices: [Int]
     var firstSlot: Int
 }
 
-private enum Slot: Sendable {
+enum Slot: Sendable {
     case pending
     case loadFailed(LoadError)
     case finished(ScenarioOutcome)
 }
 
 /// Results waiting to be reported in order.
-private struct Board: Sendable {
+struct Board: Sendable {
     var slots: [Slot]
     var emitted = 0
     var events: [SuiteEvent] = []

@@ -1,0 +1,10 @@
+-- Hostile scenarios that try to change what later scenarios of the same file see.
+scenario("assigns _ENV", function() _ENV = { expect = { equal = function() end } } end)
+scenario("still asserts after _ENV", function() expect.fails(function() expect.equal(1, 2) end) end)
+scenario("rawsets expect on _G", function() rawset(_G, "expect", { equal = function() end }) end)
+scenario("still asserts after rawset", function() expect.fails(function() expect.equal(1, 2) end) end)
+scenario("locks the string library's metatable", function() setmetatable(string, { __metatable = "x" }) end)
+scenario("string methods after the lock", function() expect.equal(("abc"):upper(), "ABC") end)
+scenario("replaces the string metatable's __index", function() getmetatable("").__index = {} end)
+scenario("string methods after __index", function() expect.equal(("abc"):sub(2), "bc") end)
+scenario("this one must fail", function() expect.equal(1, 2) end)

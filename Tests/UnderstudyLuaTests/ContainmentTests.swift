@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+import UnderstudyLua
+import UnderstudyTestSupport
+
+/// Runs `understudy run` (the built binary) on a folder and returns its exit status and output.
+private func runBinary(_ arguments: [String]) throws -> (status: Int32, output: String, seconds: Double) {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let process = Process()
+    process.executableURL = root.appendingPathComponent(".build/debug/understudy")
+    process.currentDirectoryURL = root
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    let start = Date()
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self), Date().timeIntervalSince(start))
+}
+
+private func limits(_ instructions: Int64 = 100_000, memory: Int = 8, timeout: Double = 2) -> ScenarioLimits {
+    ScenarioLimits(maxInstructions: instructions, maxMemory: memory * 1024 * 1024, timeout: timeout)
+}
+
+@Suite("Containment: no scenario can hang, crash, falsify or starve a run")
+struct ContainmentTests {
+    @Test("a failing load reader in a loop is stopped by the budget (the handler no longer resets the hook count)")
+    func loadLoopIsStopped() {
+        let result = runScenarios(#"scenario("l", function() while true do load(function() error("x") end) end end)"#, limits: limits())
+        #expect(result.outcome("l")?.message?.contains("instruction budget exhausted") == true)
+    }
+
+    @Test("a load loop at a file's top level is a load error, not a hang")
+    func topLevelLoadLoop() {
+        let result = runScenarios(#"while true do load(function() error("x") end) end"#, limits: limits())
+        #expect(result.loadErrors.first?.message.contains("instruction budget exhausted") == true)
+    }
+
+    @Test("a raising fault predicate called in a loop is stopped by the budget")
+    func raisingPredicateLoop() {
+        let source = #"""
+            scenario("p", function()
+              local app = understudy.backendless()
+              app.faults.inject{ op = "users.logout", code = 3000, when = function() error("x") end }
+              while true do pcall(app.users.logout, "t") end
+            end)
+            """#
+        #expect(runScenarios(source, limits: limits()).outcome("p")?.message?.contains("instruction budget exhausted") == true)
+    }
+
+    @Test("an error object's __tostring runs under the budget, even through xpcall(loop, loop)")
+    func describingIsBudgeted() {
+        let source = #"""
+            scenario("t", function()
+              local function loop() while true do end end
+              error(setmetatable({}, { __tostring = function() return xpcall(loop, loop) end }))
+            end)
+            """#
+        #expect(runScenarios(source, limits: limits()).outcome("t")?.message?.contains("instruction budget exhausted") == true)
+    }
+
+    @Test("seeding past the budget fails before seeding")
+    func seedIsCheckedWhenCharged() {
+        let source = #"scenario("s", function() understudy.kii().users.seed{ count = 1000000, username = "u%d", password = "secret1" } end)"#
+        let result = runScenarios(source, limits: limits())
+        #expect(result.outcome("s")?.message?.contains("instruction budget exhausted") == true)
+        #expect((result.outcome("s")?.duration ?? 99) < 1)
+    }
+
+    @Test("Lua patterns are charged as they run", arguments: [".-.-b", ".*.*b", "(.-)(.-)b"])
+    func patternsAreCharged(pattern: String) {
+        let source = "scenario(\"p\", function() (\"a\"):rep(30000):find(\"\(pattern)\") end)"
+        #expect(runScenarios(source, limits: limits()).outcome("p")?.message?.contains("instruction budget exhausted") == true)
+    }
+
+    @Test("a Lua loop past --timeout is reported as timed out with its line")
+    func timeoutInLua() {
+        let source = "scenario(\"t\", function()\n  while true do end\nend)\nscenario(\"after\", function() end)"
+        let result = runScenarios(source, limits: limits(Int64.max / 2, memory: 64, timeout: 0.3))
+        #expect(result.outcome("t")?.message == "timed out after 0.3 s (raise it with --timeout)")
+        #expect(result.outcome("t")?.location == "scenarios/test.lua:2")
+        #expect(result.outcome("after")?.status == .passed)
+    }
+
+    @Test("a scenario cannot make later ones pass or fail", arguments: [
+        #"_ENV = { expect = { equal = function() end } }"#,
+        #"rawset(_G, "expect", { equal = function() end })"#,
+        #"setmetatable(string, { __metatable = "x" })"#,
+        #"getmetatable("").__index = {}"#,
+        #"getmetatable("").__metatable = "locked"; string.upper = nil"#,
+    ])
+    func isolation(attack: String) {
+        let source = """
+            scenario("attack", function() \(attack) end)
+            scenario("honest", function() expect.equal(("abc"):upper(), "ABC"); expect.fails(function() expect.equal(1, 2) end) end)
+            """
+        let result = runScenarios(source, limits: limits(memory: 64))
+        #expect(result.outcome("honest")?.status == .passed, "\(result.outcome("honest")?.message ?? "")")
+    }
+
+    @Test("an error object's __tostring cannot allocate past the cap")
+    func describingIsCapped() {
+        let source = #"""
+            scenario("m", function()
+              error(setmetatable({}, { __tostring = function() local t = {} for i = 1, 1e8 do t[i] = ("x"):rep(100) .. i end return "" end }))
+            end)
+            """#
+        let result = runScenarios(source, limits: limits(Int64.max / 2, memory: 8, timeout: 10))
+        #expect(result.outcome("m")?.message?.contains("memory cap exceeded") == true)
+    }
+
+    @Test("backends count towards the memory cap, and a big result stops building at the cap")
+    func backendsAreCapped() {
+        let source = #"""
+            scenario("apps", function() for _ = 1, 1500000 do understudy.backendless() end end)
+            scenario("all", function()
+              local app = understudy.kii()
+              app.users.seed{ count = 20000, username = "u%d", password = "secret1" }
+              local all = app.users.all()
+            end)
+            scenario("fine", function() end)
+            """#
+        let result = runScenarios(source, limits: limits(Int64.max / 2, memory: 4, timeout: 20))
+        #expect(result.outcome("apps")?.message?.contains("memory cap exceeded") == true)
+        #expect(result.outcome("all")?.message?.contains("memory cap exceeded") == true)
+        #expect(result.outcome("fine")?.status == .passed)
+    }
+
+    @Test("load outside pcall returns the reader's error, not the runner's report table")
+    func loadReaderError() {
+        let source = #"scenario("l", function() local f, err = load(function() error("reader broke", 0) end); expect.is_nil(f); expect.equal(err, "reader broke") end)"#
+        #expect(runScenarios(source, limits: limits()).outcome("l")?.status == .passed)
+    }
+
+    @Test("skip() at a file's top level says what happened")
+    func topLevelSkip() {
+        let result = runScenarios(#"skip("later")"#, limits: limits())
+        #expect(result.loadErrors.first?.message.contains("skip()") == true)
+        #expect(result.loadErrors.first?.message.contains("later") == true)
+    }
+
+    @Test("a nested binding call leaves the outer call's argument names in place")
+    func nestedArgumentNames() {
+        let source = #"""
+            scenario("n", function()
+              local app = understudy.backendless()
+              local seen
+              app.faults.inject{ op = "users.register", code = 3000, times = 1, when = function(args) app.users.count(); return false end }
+              app.faults.inject{ op = "users.register", code = 3001, when = function(args) seen = args.email; return false end }
+              app.users.register{ email = "a@example.com", password = "secret" }
+              expect.equal(seen, "a@example.com")
+            end)
+            """#
+        let result = runScenarios(source, limits: limits(memory: 64))
+        #expect(result.outcome("n")?.status == .passed, "\(result.outcome("n")?.message ?? "")")
+    }
+
+    @Test("the hostile folder: ends within its deadlines, exits 1, reports every scenario, innocent ones pass")
+    func hostileFolder() throws {
+        let run = try runBinary(["run", "Tests/HostileScenarios", "--jobs", "2", "--max-instructions", "100000", "--max-memory", "8", "--timeout", "2"])
+        #expect(run.status == 1)
+        #expect(run.seconds < 20)
+        for innocent in ["innocent after a load loop", "innocent at the end", "innocent after the caps", "still asserts after _ENV", "string methods after the lock"] {
+            #expect(run.output.contains("✓ \(innocent)"), "\(innocent)")
+        }
+        #expect(run.output.contains("✗ this one must fail"))
+    }
+
+    @Test("a crash costs its scenario only; a hang in C code is timed out with its line")
+    func crashAndHangInWorkers() throws {
+        let run = try runBinary(["run", "Tests/HostileUnsafe", "--jobs", "2", "--unsafe", "--timeout", "1"])
+        #expect(run.status == 1)
+        #expect(run.seconds < 40) // the run ends in about 2 s; the sleeping grandchild can hold the test's pipe
+        #expect(run.output.contains("crashed with signal 11 (SIGSEGV)"), "\(run.output)")
+        #expect(run.output.contains("timed out after 1 s"))
+        #expect(run.output.contains("Tests/HostileUnsafe/crash-and-sleep.lua:10"))
+        for innocent in ["innocent before", "innocent between", "innocent after"] { #expect(run.output.contains("✓ \(innocent)")) }
+        let again = try runBinary(["run", "Tests/HostileUnsafe", "--jobs", "2", "--unsafe", "--timeout", "1"])
+        #expect(again.output.split(separator: "\n").filter { !$0.hasPrefix("seed") } == run.output.split(separator: "\n").filter { !$0.hasPrefix("seed") })
+    }
+}
