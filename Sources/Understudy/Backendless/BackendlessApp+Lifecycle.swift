@@ -301,7 +301,7 @@ extension BackendlessError {
         )
     }
     /// An unknown objectId where the data service reads or deletes a user: 1000, HTTP 404.
-    static func entityNotFound(_ objectID: String) -> BackendlessError {
+    public static func entityNotFound(_ objectID: String) -> BackendlessError {
         BackendlessError(code: 1000, message: "Entity with ID \(objectID) not found", httpStatus: 404)
     }
 }
