@@ -309,7 +309,8 @@ struct BackendlessRouteTests {
         try await withServer { _, client in
             let missing = try await client.send(.get, "\(backendless)/nothing/here")
             #expect(missing.status == 404)
-            let method = try await client.send(.get, "\(backendless)/users/register")
+            // (not users/register: PUT users/{objectId} answers that path too)
+            let method = try await client.send(.get, "\(backendless)/users/register/guest")
             #expect(method.status == 405)
             #expect(method.header("Allow") == "POST")
         }

@@ -205,14 +205,11 @@ extension BackendlessApp {
         }
     }
 
-    private func sendConfirmation(to address: String, for user: StoredUser) {
-        let token = random.nextIdentifier().formatted(uppercase: false)
-        confirmationTokens[token] = user.objectID
+    func sendConfirmation(to address: String, for user: StoredUser) {
         outbox.send(
             Outbox.Email(
                 to: address, subject: "Please confirm your email address", kind: .confirmation, code: nil,
-                link: "\(linkBase)/\(settings.appID)/\(settings.apiKey)/users/confirmemail/\(token)",
-                sentAt: clock.now
+                link: makeConfirmationLink(for: user), sentAt: clock.now
             )
         )
     }

@@ -19,6 +19,8 @@ public final class BackendlessApp: EmulatedApp {
     var identityIndex: [IndexKey: StoredUser] = [:]
     var sessions: [Identifier128: StoredUser] = [:]
     var confirmationTokens: [String: Identifier128] = [:]
+    /// Password-recovery links by token (`BackendlessApp+Lifecycle.swift`).
+    var recoveryLinks: [String: RecoveryLink] = [:]
     var guestCount = 0
     /// Push device registrations and channels.
     public var devices: DeviceRegistry

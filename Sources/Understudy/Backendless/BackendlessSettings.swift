@@ -45,13 +45,15 @@ public struct BackendlessSettings: Sendable, Equatable {
     public var appID = "UNDERSTUDY-APP"
     /// The REST API key over HTTP.
     public var apiKey = "UNDERSTUDY-REST-KEY"
+    /// What `restore_password` emails: a link to the change-password page, a temporary password, or nothing (3101).
+    public var passwordRecovery: PasswordRecovery = .link
 
     public init() {}
 
     /// Every setting name, in the order documentation lists them.
     public static let names = [
         "identity", "registration", "email_confirmation", "dynamic_properties", "properties", "logins",
-        "lockout_after", "lockout_minutes", "multiple_logins", "app_id", "api_key",
+        "lockout_after", "lockout_minutes", "multiple_logins", "app_id", "api_key", "password_recovery",
     ]
 
     /// The setting's current value, or nil for an unknown name.
@@ -80,6 +82,7 @@ public struct BackendlessSettings: Sendable, Equatable {
             }
         case "app_id": return .string(appID)
         case "api_key": return .string(apiKey)
+        case "password_recovery": return passwordRecovery.value
         default: return nil
         }
     }
@@ -110,6 +113,7 @@ public struct BackendlessSettings: Sendable, Equatable {
             }
         case "app_id": appID = try value.nonEmptyString(for: name)
         case "api_key": apiKey = try value.nonEmptyString(for: name)
+        case "password_recovery": passwordRecovery = try PasswordRecovery(value)
         default: throw SettingError(unknown: name, known: Self.names)
         }
     }

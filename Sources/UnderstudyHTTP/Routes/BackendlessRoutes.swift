@@ -22,6 +22,7 @@ enum BackendlessRoutes {
         add(.get, "/messaging/registrations/{deviceId}", .none, "A device's registration", getDevice)
         add(.delete, "/messaging/registrations/{deviceId}", .none, "Cancel a device's registration", unregisterDevice)
         add(.post, "/messaging/{channel}", .json, "Publish a push notification to a channel or to devices", publish)
+        BackendlessLifecycleRoutes.register(in: &table)
     }
 
     // MARK: Plumbing

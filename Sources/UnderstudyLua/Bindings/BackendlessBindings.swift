@@ -25,7 +25,13 @@ enum BackendlessBindings {
             [
                 ("register", register), ("login", login), ("logout", logout), ("guest_login", guestLogin),
                 ("confirm_email", confirmEmail), ("find", find), ("count", count), ("set_status", setStatus),
-                ("get", get), ("all", all), ("seed", seed),
+                ("get", BackendlessLifecycleBindings.get), ("all", all), ("seed", seed),
+                ("restore_password", BackendlessLifecycleBindings.restorePassword),
+                ("reset_password", BackendlessLifecycleBindings.resetPassword),
+                ("resend_confirmation", BackendlessLifecycleBindings.resendConfirmation),
+                ("confirmation_url", BackendlessLifecycleBindings.confirmationURL),
+                ("update", BackendlessLifecycleBindings.update),
+                ("delete", BackendlessLifecycleBindings.delete),
             ]
         )
         LuaValues.setField(L, table, "users")

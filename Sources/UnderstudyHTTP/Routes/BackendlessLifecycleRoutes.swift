@@ -1,0 +1,288 @@
+internal import Foundation
+internal import HTTPTypes
+internal import Understudy
+
+/// The Backendless routes an app calls after sign-up (contract version 2): app info, password recovery and the
+/// change-password page its link opens, resending the confirmation, reading, updating and deleting a user, the
+/// user's roles and the Users table's columns, password verification (CloudCode only) and a message's status.
+/// Registered from `BackendlessRoutes.register`.
+enum BackendlessLifecycleRoutes {
+    static func register(in table: inout RouteTable<RouteHandler>) {
+        func add(_ method: HTTPRequest.Method, _ path: String, _ body: BodyKind, _ summary: String, _ handler: @escaping RouteHandler) {
+            table.add(
+                RouteDescription(method: method, path: BackendlessRoutes.prefix + path, area: .backendless, summary: summary),
+                body: body, handler
+            )
+        }
+        add(.get, "/info", .none, "App info the JS SDK loads at start (loggers, rtURL)", info)
+        add(.get, "/users/restorepassword/{identity}", .none, "Send the password-recovery email", restorePassword)
+        add(.get, "/users/changepassword/{token}", .none, "The recovery link's page: a form for a new password", changePasswordPage)
+        add(.post, "/users/changepassword/{token}", .text, "The recovery page's form: set the new password", changePassword)
+        add(.post, "/users/resendconfirmation/{identity}", .none, "Send the confirmation email again", resendConfirmation)
+        add(
+            .post, "/users/createEmailConfirmationURL/{identity}", .none, "A new confirmation link, sent nowhere",
+            confirmationURL
+        )
+        add(.put, "/users/{objectId}", .json, "Update the user of the user-token header", updateUser)
+        add(.get, "/data/Users/{objectId}", .none, "Read a user by objectId", getUser)
+        add(.delete, "/data/Users/{objectId}", .none, "Delete a user by objectId", deleteUser)
+        add(.get, "/users/userroles", .none, "The roles of the caller", userRoles)
+        add(.get, "/users/userclassprops", .none, "The columns of the Users table", userClassProperties)
+        add(.post, "/users/verifypassword", .none, "Verify a password (CloudCode only: 3122)", verifyPassword)
+        add(.post, "/users/verifypassowrd", .none, "Verify a password, the JS SDK's spelling (CloudCode only: 3122)", verifyPassword)
+        add(.get, "/messaging/{messageId}", .none, "The status of a published message", messageStatus)
+    }
+
+    // MARK: Plumbing
+
+    /// 3064 when the request carries a `user-token` header that is not a live session (the SDKs send the token
+    /// they hold with every call). Returns the token's user, nil when there is no header.
+    @discardableResult
+    static func caller(_ exchange: Exchange, _ app: BackendlessApp) throws(BackendlessError) -> BackendlessUser? {
+        guard let token = exchange.header("user-token"), !token.isEmpty else { return nil }
+        return try app.user(forToken: token)
+    }
+
+    /// A path segment percent-decoded, strictly.
+    enum PathText {
+        case text(String)
+        /// Percent-encoded bytes that are not UTF-8.
+        case notUTF8
+        /// A `%` not followed by two hex digits: the text is not percent-encoded (it is taken as it is).
+        case notEncoded
+    }
+
+    static func decode(_ raw: Substring) -> PathText {
+        guard raw.utf8.contains(UInt8(ascii: "%")) else { return .text(String(raw)) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(raw.utf8.count)
+        var iterator = raw.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return .notEncoded
+            }
+            bytes.append(high << 4 | low)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { return .notUTF8 }
+        return .text(text)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    /// The `{identity}` of the path, URL-decoded. A `%` that starts no escape leaves the text as sent; escapes
+    /// that decode to bytes that are not UTF-8 answer 8002. With `rawFallback` (the JS SDK sends the identity
+    /// of `resendconfirmation` unencoded), the text as sent is used when only it names a user.
+    static func identity(_ exchange: Exchange, _ app: BackendlessApp, rawFallback: Bool = false) throws(BackendlessError) -> String {
+        let raw = exchange.parameters.raw("identity")
+        switch decode(raw) {
+        case .notEncoded: return String(raw)
+        case .notUTF8:
+            throw BackendlessError(
+                code: 8002,
+                message: "Could not parse request with message: the identity in the path is not valid UTF-8 once URL-decoded"
+            )
+        case .text(let text):
+            if rawFallback, text != raw, app.find(identity: text) == nil, app.find(identity: String(raw)) != nil {
+                return String(raw)
+            }
+            return text
+        }
+    }
+
+    // MARK: App info, roles, columns, password verification, message status
+
+    static let info: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, "app.info") { app, exchange in
+            try caller(exchange, app)
+            return Reply(body: ["loggers": [], "rtURL": nil])
+        }
+    }
+
+    static let userRoles: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, "users.roles") { app, exchange in
+            let user = try caller(exchange, app)
+            return Reply(body: [user == nil ? "NotAuthenticatedUser" : "AuthenticatedUser", "RestUser"])
+        }
+    }
+
+    static let userClassProperties: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, "users.describe") { app, exchange in
+            try caller(exchange, app)
+            var columns: [JSON] = [
+                column("objectId", type: "STRING_ID", primaryKey: true), column("ownerId", type: "STRING"),
+                column("created", type: "DATETIME"), column("updated", type: "DATETIME"),
+                column("lastLogin", type: "DATETIME"), column("userStatus", type: "STRING"),
+            ]
+            let settings = app.settings
+            for (name, sample) in app.userProperties {
+                columns.append(
+                    column(
+                        name, type: typeName(sample), required: settings.properties[name]?.required == true || name == settings.identity,
+                        identity: name == settings.identity
+                    )
+                )
+            }
+            return Reply(body: .array(columns))
+        }
+    }
+
+    static func column(_ name: String, type: String, required: Bool = false, identity: Bool = false, primaryKey: Bool = false) -> JSON {
+        [
+            "name": .string(name), "required": .bool(required), "type": .string(type), "defaultValue": nil,
+            "identity": .bool(identity), "relatedTable": nil, "customRegex": nil, "autoLoad": false,
+            "isPrimaryKey": .bool(primaryKey),
+        ]
+    }
+
+    static func typeName(_ sample: Value?) -> String {
+        switch sample {
+        case .int?: return "INT"
+        case .double?: return "DOUBLE"
+        case .bool?: return "BOOLEAN"
+        default: return "STRING"
+        }
+    }
+
+    static let verifyPassword: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, "users.verify_password") { _, _ in
+            throw BackendlessError.catalogue(3122)
+        }
+    }
+
+    /// `message:N` as `POST messaging/{channel}` numbers its messages: published once N pushes were delivered.
+    static let messageStatus: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, "push.message_status") { app, exchange in
+            try caller(exchange, app)
+            let id = exchange.parameters["messageId"]
+            var status = "unknown"
+            if id.hasPrefix("message:"), let number = Int(id.dropFirst("message:".count)), number >= 0,
+                number <= app.outbox.pushes.count
+            {
+                status = "published"
+            }
+            return Reply(body: ["status": .string(status), "messageId": .string(id), "errorMessage": nil])
+        }
+    }
+
+    // MARK: Password recovery, confirmation
+
+    static let restorePassword: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, "users.restore_password") { app, exchange in
+            try caller(exchange, app)
+            try app.restorePassword(identity: try identity(exchange, app))
+            return Reply()
+        }
+    }
+
+    static let resendConfirmation: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, "users.resend_confirmation") { app, exchange in
+            try caller(exchange, app)
+            try app.resendConfirmation(identity: try identity(exchange, app, rawFallback: true))
+            return Reply()
+        }
+    }
+
+    static let confirmationURL: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, "users.confirmation_url") { app, exchange in
+            try caller(exchange, app)
+            let link = try app.confirmationURL(identity: try identity(exchange, app, rawFallback: true))
+            return Reply(body: ["confirmationURL": .string(link)])
+        }
+    }
+
+    static let changePasswordPage: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, "users.reset_password_page") { app, exchange in
+            let token = exchange.parameters["token"]
+            guard let state = app.recoveryLinkState(token) else { return RecoveryPage.invalid(used: false) }
+            if state.used { return RecoveryPage.invalid(used: true) }
+            return RecoveryPage.form(identity: state.identity)
+        }
+    }
+
+    static let changePassword: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, "users.reset_password") { app, exchange in
+            let token = exchange.parameters["token"]
+            guard let state = app.recoveryLinkState(token) else { return RecoveryPage.invalid(used: false) }
+            if state.used { return RecoveryPage.invalid(used: true) }
+            if let type = exchange.mediaType, type != "application/x-www-form-urlencoded" {
+                return RecoveryPage.form(identity: state.identity, problem: "The form must be sent as application/x-www-form-urlencoded, not \(type).", status: 415)
+            }
+            guard let form = RecoveryPage.fields(exchange.body) else {
+                return RecoveryPage.form(identity: state.identity, problem: "The form could not be read: it is not valid URL-encoded UTF-8.")
+            }
+            let password = form["password"] ?? ""
+            guard password == form["confirm"] ?? password else {
+                return RecoveryPage.form(identity: state.identity, problem: "The two passwords differ. Nothing was changed.")
+            }
+            do throws(BackendlessError) {
+                try app.resetPassword(linkOrToken: token, newPassword: password)
+            } catch {
+                if error.code == 3092 { return RecoveryPage.invalid(used: true) }
+                var page = RecoveryPage.form(identity: state.identity, problem: "\(error.message) (code \(error.code)). Nothing was changed.", status: error.httpStatus)
+                page.code = .int(Int64(error.code))
+                return page
+            }
+            return RecoveryPage.done(identity: state.identity)
+        }
+    }
+
+    // MARK: Users
+
+    static let updateUser: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, "users.update") { app, exchange in
+            let members = try BackendlessRoutes.object(exchange) ?? []
+            var properties: [Property] = []
+            properties.reserveCapacity(members.count)
+            for member in members {
+                switch member.value {
+                case .array, .object:
+                    throw BackendlessError(
+                        code: 3024,
+                        message: "Unable to update user account due to error: property '\(member.key)' must be a string, number, boolean or null, got \(member.value.kindName)"
+                    )
+                default: properties.append(Property(member.key, member.value.value))
+                }
+            }
+            let user = try app.update(
+                objectID: exchange.parameters["objectId"], properties: properties, token: exchange.header("user-token") ?? ""
+            )
+            return Reply(body: BackendlessRoutes.json(user))
+        }
+    }
+
+    static let getUser: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, "users.get") { app, exchange in
+            try caller(exchange, app)
+            let objectID = exchange.parameters["objectId"]
+            guard let user = try app.getUser(objectID: objectID) else { throw BackendlessError.entityNotFound(objectID) }
+            return Reply(body: BackendlessRoutes.json(user))
+        }
+    }
+
+    static let deleteUser: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, "users.delete") { app, exchange in
+            try caller(exchange, app)
+            try app.delete(objectID: exchange.parameters["objectId"])
+            return Reply(body: ["deletionTime": .integer(app.clock.milliseconds)])
+        }
+    }
+}
+
+extension RouteParameters {
+    /// The value of parameter `name` exactly as the path carried it (not decoded); empty when there is none.
+    func raw(_ name: String) -> Substring {
+        guard let index = names.firstIndex(where: { $0 == name }) else { return "" }
+        return values[index]
+    }
+}

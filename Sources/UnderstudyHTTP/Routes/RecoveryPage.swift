@@ -1,0 +1,126 @@
+internal import Understudy
+
+/// The change-password page a Backendless recovery link opens: a small HTML form that really resets the password,
+/// and the pages that say it worked or why it cannot. Everything echoed into the HTML is escaped.
+enum RecoveryPage {
+    /// The form, with `problem` shown above it when a submission was refused.
+    static func form(identity: String, problem: String? = nil, status: Int? = nil) -> Reply {
+        var body = "<h1>Choose a new password</h1>\n<p>For <strong>\(escape(identity))</strong>.</p>\n"
+        if let problem { body += "<p class=\"problem\" role=\"alert\">\(escape(problem))</p>\n" }
+        return page(body + formHTML, status: status ?? (problem == nil ? 200 : 400))
+    }
+
+    private static let formHTML = """
+        <form method="post">
+          <p><label for="password">New password</label>
+          <input type="password" id="password" name="password" required autocomplete="new-password"></p>
+          <p><label for="confirm">Repeat the new password</label>
+          <input type="password" id="confirm" name="confirm" required autocomplete="new-password"></p>
+          <p><button type="submit">Change password</button></p>
+        </form>
+
+        """
+
+    /// The link is unknown, or was already used (410).
+    static func invalid(used: Bool) -> Reply {
+        if used {
+            var reply = page(
+                "<h1>This link was already used</h1>\n<p>The password was already changed with this link. To change it again, ask for a new password-recovery email.</p>\n",
+                status: 410
+            )
+            reply.code = .int(3092)
+            return reply
+        }
+        var reply = page(
+            "<h1>This link is not valid</h1>\n<p>No password-recovery link of this app has this address. Ask for a new password-recovery email.</p>\n",
+            status: 404
+        )
+        reply.code = .int(3092)
+        return reply
+    }
+
+    /// The password was changed.
+    static func done(identity: String) -> Reply {
+        page(
+            "<h1>Your password has been changed</h1>\n<p>You can now log in as <strong>\(escape(identity))</strong> with the new password.</p>\n",
+            status: 200
+        )
+    }
+
+    private static func page(_ body: String, status: Int) -> Reply {
+        Reply.text(
+            """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head><meta charset="utf-8"><title>Change password</title></head>
+            <body>
+            \(body)</body>
+            </html>
+
+            """, status: status, contentType: "text/html; charset=utf-8"
+        )
+    }
+
+    /// `&`, `<`, `>`, `"` and `'` as character references.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.unicodeScalars.append(character)
+            }
+        }
+        return result
+    }
+
+    /// The fields of an `application/x-www-form-urlencoded` body (`+` is a space); nil when an escape is broken
+    /// or the bytes are not UTF-8.
+    static func fields(_ body: [UInt8]) -> [String: String]? {
+        var result: [String: String] = [:]
+        for pair in body.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = decode(parts[0]) else { return nil }
+            guard let value = parts.count > 1 ? decode(parts[1]) : "" else { return nil }
+            if result[name] == nil { result[name] = value }
+        }
+        return result
+    }
+
+    private static func decode(_ slice: ArraySlice<UInt8>) -> String? {
+        let bytes = Array(slice)
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "+"):
+                decoded.append(0x20)
+                index += 1
+            case UInt8(ascii: "%"):
+                guard index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) else {
+                    return nil
+                }
+                decoded.append(high << 4 | low)
+                index += 3
+            case let byte:
+                decoded.append(byte)
+                index += 1
+            }
+        }
+        return String(validating: decoded, as: UTF8.self)
+    }
+
+    private static func hex(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}
