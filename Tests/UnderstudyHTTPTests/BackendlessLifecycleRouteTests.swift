@@ -21,7 +21,7 @@ struct BackendlessLifecycleRouteTests {
     }
 
     func lastLink(_ server: UnderstudyServer) -> String? {
-        server.withStage { $0.backendless[DefaultApps.backendlessAppID]?.outbox.emails.last?.link }
+        server.withStage { $0.world.backendless(id: DefaultApps.backendlessAppID)?.outbox.emails.last?.link }
     }
 
     @Test("GET info answers what the JS SDK reads at start")
@@ -90,7 +90,7 @@ struct BackendlessLifecycleRouteTests {
             let notUTF8 = try await client.send(.get, "\(backendless)/users/restorepassword/%FF%FE")
             #expect(notUTF8.status == 400)
             #expect(notUTF8.json("code") == 8002)
-            #expect(server.withStage { $0.backendless[DefaultApps.backendlessAppID]?.outbox.emails.count } == 0)
+            #expect(server.withStage { $0.world.backendless(id: DefaultApps.backendlessAppID)?.outbox.emails.count } == 0)
         }
     }
 
@@ -103,7 +103,7 @@ struct BackendlessLifecycleRouteTests {
             #expect(raw.text.isEmpty)
             let encoded = try await client.send(.post, "\(backendless)/users/resendconfirmation/a%2Bb%40example.com")
             #expect(encoded.status == 200)
-            #expect(server.withStage { $0.backendless[DefaultApps.backendlessAppID]?.outbox.emails.count } == 3)
+            #expect(server.withStage { $0.world.backendless(id: DefaultApps.backendlessAppID)?.outbox.emails.count } == 3)
             let url = try await client.send(.post, "\(backendless)/users/createEmailConfirmationURL/a%2Bb%40example.com")
             let link = try #require(url.json("confirmationURL")?.stringValue)
             let confirmed = try await client.send(.get, String(link.dropFirst("http://127.0.0.1:0".count)))

@@ -53,6 +53,12 @@ public final class BackendlessApp: EmulatedApp {
         if let fault = triggerFault(operation.name, arguments: arguments()), fault.code != nil { throw failure(for: fault) }
     }
 
+    /// For an operation an HTTP route answers alone (`isAnsweredByRoute`): throws the error of the fault that
+    /// applies to this call, if one does.
+    public func checkRouteFaults(_ operation: BackendlessOperation, _ arguments: Value) throws(BackendlessError) {
+        try checkFaults(operation, arguments)
+    }
+
     func identityKey(_ value: Value) -> IndexKey? {
         let text: String
         switch value {

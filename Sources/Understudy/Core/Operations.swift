@@ -41,6 +41,21 @@ public enum BackendlessOperation: String, Operation {
     case getDevice = "devices.get"
     case unregisterDevice = "devices.unregister"
     case publish = "push.publish"
+    // Answered by the HTTP routes alone (no Lua call): the app info the JS SDK loads, the caller's roles, the Users
+    // table's columns, password verification (CloudCode only) and a published message's status.
+    case appInfo = "app.info"
+    case userRoles = "users.roles"
+    case describeUsers = "users.describe"
+    case verifyPassword = "users.verify_password"
+    case messageStatus = "push.message_status"
+
+    /// True for operations that only an HTTP route answers: the route checks their faults itself.
+    public var isAnsweredByRoute: Bool {
+        switch self {
+        case .appInfo, .userRoles, .describeUsers, .verifyPassword, .messageStatus: return true
+        default: return false
+        }
+    }
 }
 
 /// The operations of a Kii app, named as `app.faults.inject{ op = ... }` names them.

@@ -103,21 +103,21 @@ enum BackendlessLifecycleRoutes {
     // MARK: App info, roles, columns, password verification, message status
 
     static let info: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, "app.info") { app, exchange in
+        BackendlessRoutes.serve(&exchange, .appInfo) { app, exchange in
             try caller(exchange, app)
             return Reply(body: ["loggers": [], "rtURL": nil])
         }
     }
 
     static let userRoles: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, "users.roles") { app, exchange in
+        BackendlessRoutes.serve(&exchange, .userRoles) { app, exchange in
             let user = try caller(exchange, app)
             return Reply(body: [user == nil ? "NotAuthenticatedUser" : "AuthenticatedUser", "RestUser"])
         }
     }
 
     static let userClassProperties: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, "users.describe") { app, exchange in
+        BackendlessRoutes.serve(&exchange, .describeUsers) { app, exchange in
             try caller(exchange, app)
             var columns: [JSON] = [
                 column("objectId", type: "STRING_ID", primaryKey: true), column("ownerId", type: "STRING"),
@@ -155,14 +155,14 @@ enum BackendlessLifecycleRoutes {
     }
 
     static let verifyPassword: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, "users.verify_password") { _, _ in
+        BackendlessRoutes.serve(&exchange, .verifyPassword) { _, _ in
             throw BackendlessError.catalogue(3122)
         }
     }
 
     /// `message:N` as `POST messaging/{channel}` numbers its messages: published once N pushes were delivered.
     static let messageStatus: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, "push.message_status") { app, exchange in
+        BackendlessRoutes.serve(&exchange, .messageStatus) { app, exchange in
             try caller(exchange, app)
             let id = exchange.parameters["messageId"]
             var status = "unknown"
@@ -178,7 +178,7 @@ enum BackendlessLifecycleRoutes {
     // MARK: Password recovery, confirmation
 
     static let restorePassword: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, "users.restore_password") { app, exchange in
+        BackendlessRoutes.serve(&exchange, .restorePassword) { app, exchange in
             try caller(exchange, app)
             try app.restorePassword(identity: try identity(exchange, app))
             return Reply()
@@ -186,7 +186,7 @@ enum BackendlessLifecycleRoutes {
     }
 
     static let resendConfirmation: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, "users.resend_confirmation") { app, exchange in
+        BackendlessRoutes.serve(&exchange, .resendConfirmation) { app, exchange in
             try caller(exchange, app)
             try app.resendConfirmation(identity: try identity(exchange, app, rawFallback: true))
             return Reply()
@@ -194,7 +194,7 @@ enum BackendlessLifecycleRoutes {
     }
 
     static let confirmationURL: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, "users.confirmation_url") { app, exchange in
+        BackendlessRoutes.serve(&exchange, .confirmationURL) { app, exchange in
             try caller(exchange, app)
             let link = try app.confirmationURL(identity: try identity(exchange, app, rawFallback: true))
             return Reply(body: ["confirmationURL": .string(link)])
@@ -202,7 +202,7 @@ enum BackendlessLifecycleRoutes {
     }
 
     static let changePasswordPage: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, "users.reset_password_page") { app, exchange in
+        BackendlessRoutes.serve(&exchange, .resetPassword) { app, exchange in
             let token = exchange.parameters["token"]
             guard let state = app.recoveryLinkState(token) else { return RecoveryPage.invalid(used: false) }
             if state.used { return RecoveryPage.invalid(used: true) }
@@ -211,7 +211,7 @@ enum BackendlessLifecycleRoutes {
     }
 
     static let changePassword: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, "users.reset_password") { app, exchange in
+        BackendlessRoutes.serve(&exchange, .resetPassword) { app, exchange in
             let token = exchange.parameters["token"]
             guard let state = app.recoveryLinkState(token) else { return RecoveryPage.invalid(used: false) }
             if state.used { return RecoveryPage.invalid(used: true) }
@@ -240,7 +240,7 @@ enum BackendlessLifecycleRoutes {
     // MARK: Users
 
     static let updateUser: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, "users.update") { app, exchange in
+        BackendlessRoutes.serve(&exchange, .updateUser) { app, exchange in
             let members = try BackendlessRoutes.object(exchange) ?? []
             var properties: [Property] = []
             properties.reserveCapacity(members.count)
@@ -257,21 +257,21 @@ enum BackendlessLifecycleRoutes {
             let user = try app.update(
                 objectID: exchange.parameters["objectId"], properties: properties, token: exchange.header("user-token") ?? ""
             )
-            return Reply(body: BackendlessRoutes.json(user))
+            return Reply(body: BackendlessWire.user(user))
         }
     }
 
     static let getUser: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, "users.get") { app, exchange in
+        BackendlessRoutes.serve(&exchange, .getUser) { app, exchange in
             try caller(exchange, app)
             let objectID = exchange.parameters["objectId"]
             guard let user = try app.getUser(objectID: objectID) else { throw BackendlessError.entityNotFound(objectID) }
-            return Reply(body: BackendlessRoutes.json(user))
+            return Reply(body: BackendlessWire.user(user))
         }
     }
 
     static let deleteUser: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, "users.delete") { app, exchange in
+        BackendlessRoutes.serve(&exchange, .deleteUser) { app, exchange in
             try caller(exchange, app)
             try app.delete(objectID: exchange.parameters["objectId"])
             return Reply(body: ["deletionTime": .integer(app.clock.milliseconds)])

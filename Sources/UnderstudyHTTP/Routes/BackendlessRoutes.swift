@@ -39,7 +39,10 @@ enum BackendlessRoutes {
         guard let app = exchange.stage.world.backendless(id: appID), app.settings.apiKey == exchange.parameters["apiKey"] else {
             return BackendlessError.catalogue(2002).reply
         }
-        return Reply.answer(.backendless, app: app) { try body(app, &exchange) }
+        return Reply.answer(.backendless, app: app) {
+            if let operation, operation.isAnsweredByRoute { try app.checkRouteFaults(operation, exchange.parameters.value) }
+            return try body(app, &exchange)
+        }
     }
 
     /// The JSON body as an object's members; nil for an empty body. Refuses other content types and shapes.

@@ -1,3 +1,4 @@
+public import Understudy
 public import HTTPTypes
 internal import Foundation
 
@@ -48,6 +49,13 @@ public struct RouteParameters: Sendable {
         let raw = values[index]
         guard raw.utf8.contains(UInt8(ascii: "%")) else { return String(raw) }
         return String(raw).removingPercentEncoding ?? String(raw)
+    }
+
+    /// Every parameter by name, as a fault's `when` predicate sees a route's arguments.
+    public var value: Value {
+        var object: [String: Value] = [:]
+        for name in names { object[String(name)] = .string(self[String(name)]) }
+        return .object(object)
     }
 }
 
