@@ -26,6 +26,10 @@ public final class KiiApp: EmulatedApp {
     var codes: SeededGenerator
     /// Password salts.
     var salts: SeededGenerator
+    /// Installation ids, MQTT registration ids, reset-link codes and generated passwords.
+    var lifecycleSecrets: SeededGenerator
+    /// Push installations and the tokens that stopped working (see KiiApp+Lifecycle, KiiInstallations).
+    var lifecycle = KiiLifecycleState()
 
     var users: [Identifier128: KiiStoredUser] = [:]
     /// Users in registration order.
@@ -50,6 +54,7 @@ public final class KiiApp: EmulatedApp {
         tokens = root.derived(3)
         codes = root.derived(4)
         salts = root.derived(5)
+        lifecycleSecrets = root.derived(6)
     }
 
     /// Throws the fault's error when one applies to this call.
@@ -96,12 +101,17 @@ public final class KiiApp: EmulatedApp {
         }
         let token = String(decoding: bytes, as: UTF8.self)
         sessions[token] = user
+        user.profile.tokens.append(token)
         return token
     }
 
-    /// The user an access token belongs to (for HTTP's `Authorization: Bearer`); 401 `UNAUTHORIZED` otherwise.
+    /// The user an access token belongs to (for HTTP's `Authorization: Bearer`); 403 `WRONG_TOKEN` for a token
+    /// that stopped working (password change or reset, deletion, disabling), 401 `UNAUTHORIZED` otherwise.
     public func user(forToken token: String) throws(KiiError) -> KiiUser {
-        guard let user = sessions[token] else { throw .unauthorized("The access token \(token) is not valid") }
+        guard let user = sessions[token] else {
+            if lifecycle.endedTokens.contains(token) { throw .wrongToken(token) }
+            throw .unauthorized("The access token \(token) is not valid")
+        }
         return user.snapshot()
     }
 
