@@ -27,17 +27,19 @@ enum KiiBindings {
                 ("change_email", changeEmail), ("change_phone", changePhone), ("find", find), ("count", count),
                 ("get", get), ("all", all), ("resend_email_verification", resendEmail),
                 ("resend_phone_verification", resendPhone), ("seed", seed),
-            ]
+            ] + KiiLifecycleBindings.userFunctions
         )
         LuaValues.setField(L, table, "users")
+        KiiInstallationBindings.install(L, app: table, handle: handle)
         SharedBindings.install(L, app: table, handle: handle, KiiApp.self)
     }
 
     /// `{ userID, loginName?, emailAddress?, phoneNumber?, country?, emailAddressVerified, phoneNumberVerified,
-    /// pendingEmailAddress?, pendingPhoneNumber?, token? }`
+    /// pendingEmailAddress?, pendingPhoneNumber?, token?, displayName?, locale?, disabled, ...custom fields }`
     static func push(_ L: OpaquePointer, _ user: KiiUser) {
-        lua_createtable(L, 0, 10)
+        lua_createtable(L, 0, Int32(clamping: 11 + user.customFields.count))
         let table = lua_gettop(L)
+        KiiLifecycleBindings.pushProfile(L, user, into: table)
         LuaValues.push(L, user.userID)
         LuaValues.setField(L, table, "userID")
         let optional: [(StaticString, String?)] = [
