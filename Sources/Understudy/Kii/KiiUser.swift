@@ -22,7 +22,7 @@ public struct KiiUser: Sendable, Hashable {
     public var token: String?
     /// Milliseconds since the epoch on the virtual clock when the user registered.
     public var created: Int64
-    /// The display name set by `update` (or sign-up over HTTP); nil when none.
+    /// The display name set by `update`; nil when none.
     public var displayName: String? = nil
     /// The locale set by `update`; nil when none.
     public var locale: String? = nil
