@@ -9,7 +9,7 @@ extension KiiApp {
     public func login(identifier: String, password: String) throws(KiiError) -> KiiSession {
         try checkFaults(.login, .object(["identifier": .string(identifier), "password": .string(password)])
         )
-        guard let user = resolve(identifier), !user.profile.disabled, user.password.matches(password) else {
+        guard let user = resolve(identifier), !user.isDisabled, user.password.matches(password) else {
             throw .invalidGrant
         }
         let token = openSession(for: user)

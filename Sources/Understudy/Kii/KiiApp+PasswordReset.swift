@@ -12,7 +12,7 @@ extension KiiApp {
         try checkFaults(.requestPasswordReset,
             .object(["identifier": .string(identifier), "method": .string(method.rawValue)]))
         let user = try resetTarget(identifier)
-        if user.profile.disabled { throw .userDisabled(user.userID) }
+        if user.isDisabled { throw .userDisabled(user.userID) }
         let address: String
         switch method {
         case .email:
@@ -58,7 +58,7 @@ extension KiiApp {
         try checkFaults(.completePasswordReset,
             .object(["identifier": .string(identifier), "pin": .string(pin), "new_password": .string(newPassword)]))
         let user = try resetTarget(identifier)
-        if user.profile.disabled { throw .userDisabled(user.userID) }
+        if user.isDisabled { throw .userDisabled(user.userID) }
         if pin.isEmpty { throw .invalidReset(field: "pinCode", "The PIN code is required") }
         if user.password.matches(newPassword) {
             throw .invalidReset(field: "newPassword", "The new password must differ from the current one")
@@ -85,7 +85,7 @@ extension KiiApp {
         try checkFaults(.openResetLink, .object(["link": .string(link)]))
         let code = Self.resetCode(in: link)
         guard let user = lifecycle.resetLinks[code] else { throw .resetLinkUnknown }
-        if user.profile.disabled { throw .userDisabled(user.userID) }
+        if user.isDisabled { throw .userDisabled(user.userID) }
         let bySMS = user.profile.resetLinkBySMS
         let password = newGeneratedPassword()
         user.password = PasswordHash(password: password, generator: &salts)
@@ -143,6 +143,7 @@ extension KiiApp {
 
     /// Forgets the user's reset PIN and link.
     func dropResetState(of user: KiiStoredUser) {
+        guard user.extras != nil else { return }
         if let code = user.profile.resetLinkCode, lifecycle.resetLinks[code] === user { lifecycle.resetLinks[code] = nil }
         user.profile.resetLinkCode = nil
         user.profile.resetPIN = nil
@@ -150,6 +151,7 @@ extension KiiApp {
 
     /// Ends every access token of the user: each answers 403 `WRONG_TOKEN` from now on.
     func endSessions(of user: KiiStoredUser) {
+        guard user.extras != nil else { return }
         for token in user.profile.tokens where sessions[token] === user {
             sessions[token] = nil
             lifecycle.endedTokens.insert(token)

@@ -9,7 +9,7 @@ extension KiiApp {
     public func verifyEmail(userID: String, code: String) throws(KiiError) -> KiiUser {
         try checkFaults(.verifyEmail, .object(["userID": .string(userID), "code": .string(code)]))
         let user = try storedUser(userID)
-        if user.profile.disabled { throw .userDisabled(user.userID) }
+        if user.isDisabled { throw .userDisabled(user.userID) }
         guard user.emailAwaitingVerification != nil, let expected = user.emailCode else {
             throw .invalidAccountStatus(accountType: "email address")
         }
@@ -33,7 +33,7 @@ extension KiiApp {
     public func verifyPhone(userID: String, code: String) throws(KiiError) -> KiiUser {
         try checkFaults(.verifyPhone, .object(["userID": .string(userID), "code": .string(code)]))
         let user = try storedUser(userID)
-        if user.profile.disabled { throw .userDisabled(user.userID) }
+        if user.isDisabled { throw .userDisabled(user.userID) }
         guard user.phoneAwaitingVerification != nil, let expected = user.phoneCode else {
             throw .invalidAccountStatus(accountType: "phone number")
         }

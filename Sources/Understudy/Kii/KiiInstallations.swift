@@ -158,7 +158,7 @@ extension KiiApp {
     public func sendToUser(userID: String, message: String) throws(KiiError) -> [String] {
         try checkFaults(.sendToUser, .object(["user": .string(userID), "message": .string(message)]))
         let user = try storedUser(userID)
-        if user.profile.disabled { return [] }
+        if user.isDisabled { return [] }
         let targets = lifecycle.installations.owned(by: user.userID)
         for installation in targets {
             outbox.deliver(

@@ -1,6 +1,7 @@
 /// What a stored Kii user carries beyond sign-up: the fields `update` sets, the disabled flag, the live access
-/// tokens, and the state of a password reset.
-struct KiiProfile {
+/// tokens, and the state of a password reset. Allocated on first use (a first login, say), so that users seeded in
+/// bulk, who never log in, cost nothing more.
+final class KiiProfile {
     var displayName: String?
     var locale: String?
     var disabled = false

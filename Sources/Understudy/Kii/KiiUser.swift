@@ -50,8 +50,19 @@ final class KiiStoredUser {
     var password: PasswordHash
     let created: Int64
     var country: String?
-    /// Lifecycle state (display name, custom fields, disabled flag, sessions, reset codes): see KiiApp+Lifecycle.
-    var profile = KiiProfile()
+    /// Lifecycle state (display name, custom fields, disabled flag, sessions, reset codes), once there is any.
+    var extras: KiiProfile?
+
+    /// The lifecycle state, allocated on first use.
+    var profile: KiiProfile {
+        if let extras { return extras }
+        let created = KiiProfile()
+        extras = created
+        return created
+    }
+
+    /// True while an administrator has disabled the user.
+    var isDisabled: Bool { extras?.disabled == true }
 
     var email: String?
     var emailVerified = true
@@ -89,9 +100,9 @@ final class KiiStoredUser {
         KiiUser(
             userID: userID, loginName: loginName, emailAddress: email, phoneNumber: phone, country: country,
             emailAddressVerified: emailVerified, phoneNumberVerified: phoneVerified, pendingEmailAddress: pendingEmail,
-            pendingPhoneNumber: pendingPhone, token: token, created: created, displayName: profile.displayName,
-            locale: profile.locale, disabled: profile.disabled, customFields: profile.customFields,
-            modified: profile.modified ?? created
+            pendingPhoneNumber: pendingPhone, token: token, created: created, displayName: extras?.displayName,
+            locale: extras?.locale, disabled: isDisabled, customFields: extras?.customFields ?? [],
+            modified: extras?.modified ?? created
         )
     }
 }
