@@ -686,7 +686,7 @@ struct KiiRouteTests {
     func routeListing() async throws {
         let server = try UnderstudyServer(options: ServerOptions(port: 0))
         let routes = server.routeDescriptions.filter { $0.area == .kii }
-        #expect(routes.count == 12)
+        #expect(routes.count == 24)
         #expect(routes.allSatisfy { !$0.summary.isEmpty && $0.path.hasPrefix("/api/") })
         #expect(routes.contains { $0.method == .post && $0.path == "/api/oauth2/token" })
     }

@@ -53,9 +53,9 @@ public final class BackendlessApp: EmulatedApp {
         if let fault = triggerFault(operation.name, arguments: arguments()), fault.code != nil { throw failure(for: fault) }
     }
 
-    /// For an operation an HTTP route answers alone (`isAnsweredByRoute`): throws the error of the fault that
-    /// applies to this call, if one does.
-    public func checkRouteFaults(_ operation: BackendlessOperation, _ arguments: Value) throws(BackendlessError) {
+    /// For an operation an adapter answers without a domain call (`isAnsweredByAdapter`): throws the error of the
+    /// fault that applies to this call, if one does.
+    public func checkAdapterFaults(_ operation: BackendlessOperation, _ arguments: Value) throws(BackendlessError) {
         try checkFaults(operation, arguments)
     }
 

@@ -41,16 +41,17 @@ public enum BackendlessOperation: String, Operation {
     case getDevice = "devices.get"
     case unregisterDevice = "devices.unregister"
     case publish = "push.publish"
-    // Answered by the HTTP routes alone (no Lua call): the app info the JS SDK loads, the caller's roles, the Users
-    // table's columns, password verification (CloudCode only) and a published message's status.
+    // Answered by the HTTP routes alone: the app info the JS SDK loads, the caller's roles, the Users table's
+    // columns, password verification (CloudCode only) and a published message's status.
     case appInfo = "app.info"
     case userRoles = "users.roles"
     case describeUsers = "users.describe"
     case verifyPassword = "users.verify_password"
     case messageStatus = "push.message_status"
 
-    /// True for operations that only an HTTP route answers: the route checks their faults itself.
-    public var isAnsweredByRoute: Bool {
+    /// True for operations the adapters answer without a domain call (reading what the app holds): the adapter
+    /// checks their faults with `checkAdapterFaults`.
+    public var isAnsweredByAdapter: Bool {
         switch self {
         case .appInfo, .userRoles, .describeUsers, .verifyPassword, .messageStatus: return true
         default: return false
@@ -80,6 +81,20 @@ public enum KiiOperation: String, Operation {
     case setDisabled = "users.set_disabled"
     case me = "users.me"
     case registerInstallation = "installations.register"
+    case getInstallation = "installations.get"
+    case listInstallations = "installations.list"
     case unregisterInstallation = "installations.unregister"
     case sendToUser = "push.send_to_user"
+    // Answered by the HTTP routes alone: a user's disabled flag, an MQTT installation's broker endpoint.
+    case userStatus = "users.status"
+    case mqttEndpoint = "installations.mqtt_endpoint"
+
+    /// True for operations the adapters answer without a domain call (reading what the app holds): the adapter
+    /// checks their faults with `checkAdapterFaults`.
+    public var isAnsweredByAdapter: Bool {
+        switch self {
+        case .getInstallation, .listInstallations, .userStatus, .mqttEndpoint: return true
+        default: return false
+        }
+    }
 }

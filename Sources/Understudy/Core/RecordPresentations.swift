@@ -49,7 +49,8 @@ extension DeviceRegistration: Presentable {
 
 extension KiiUser: Presentable {
     /// `{ userID, loginName?, emailAddress?, phoneNumber?, country?, pendingEmailAddress?, pendingPhoneNumber?,
-    /// token?, emailAddressVerified, phoneNumberVerified }`: absent ones are left out.
+    /// token?, emailAddressVerified, phoneNumberVerified, displayName?, locale?, disabled, ...custom fields }`:
+    /// absent ones are left out.
     public func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("userID", userID)
         if let loginName { writer.write("loginName", loginName) }
@@ -61,6 +62,10 @@ extension KiiUser: Presentable {
         if let token { writer.write("token", token) }
         writer.write("emailAddressVerified", emailAddressVerified)
         writer.write("phoneNumberVerified", phoneNumberVerified)
+        if let displayName { writer.write("displayName", displayName) }
+        if let locale { writer.write("locale", locale) }
+        writer.write("disabled", disabled)
+        for field in customFields { writer.write(dynamic: field.name, field.value) }
     }
 }
 

@@ -12,7 +12,12 @@ extension KiiApp {
         let user = try storedUser(userID)
         _ = try KiiIdentifiers.emailAddress(email)
         try checkEmailFree(email, for: user)
+        applyEmailChange(email, to: user)
+        return user.snapshot()
+    }
 
+    /// Puts a checked, free email address in force (or pending, with verification on); shared with `update`.
+    func applyEmailChange(_ email: String, to user: KiiStoredUser) {
         let oldEmail = user.email
         let oldPending = user.pendingEmail
         let key = email.asciiLowercased()
@@ -32,7 +37,6 @@ extension KiiApp {
         emails[key] = user
         releaseEmail(oldEmail, of: user)
         releaseEmail(oldPending, of: user)
-        return user.snapshot()
     }
 
     /// Changes the user's phone number; the same rules as `changeEmail`, with an SMS code. `phone` is
@@ -48,7 +52,12 @@ extension KiiApp {
         if let country { _ = try KiiIdentifiers.country(country) }
         let e164 = try KiiIdentifiers.phoneNumber(phone, country: country ?? user.country, cache: &phoneCache).e164
         try checkPhoneFree(e164, for: user)
+        applyPhoneChange(e164, to: user)
+        return user.snapshot()
+    }
 
+    /// Puts a checked, free number (E.164) in force (or pending, with verification on); shared with `update`.
+    func applyPhoneChange(_ e164: String, to user: KiiStoredUser) {
         let oldPhone = user.phone
         let oldPending = user.pendingPhone
         if !settings.phoneVerification {
@@ -66,6 +75,5 @@ extension KiiApp {
         phones[e164] = user
         releasePhone(oldPhone, of: user)
         releasePhone(oldPending, of: user)
-        return user.snapshot()
     }
 }

@@ -9,7 +9,9 @@ extension KiiApp {
     public func login(identifier: String, password: String) throws(KiiError) -> KiiSession {
         try checkFaults(.login, .object(["identifier": .string(identifier), "password": .string(password)])
         )
-        guard let user = resolve(identifier), user.password.matches(password) else { throw .invalidGrant }
+        guard let user = resolve(identifier), !user.isDisabled, user.password.matches(password) else {
+            throw .invalidGrant
+        }
         let token = openSession(for: user)
         return KiiSession(user: user.snapshot(token: token), token: token)
     }

@@ -4,11 +4,12 @@ extension KiiApp {
     /// from the verification email. A changed address then replaces the old one, which no longer logs in.
     /// Email codes never expire.
     ///
-    /// Errors: 404 `USER_NOT_FOUND`; 400 `INVALID_ACCOUNT_STATUS` when nothing waits for verification;
-    /// 403 `INVALID_VERIFICATION_CODE` for a wrong code (the right one keeps working).
+    /// Errors: 404 `USER_NOT_FOUND`; 401 `USER_DISABLED`; 400 `INVALID_ACCOUNT_STATUS` when nothing waits for
+    /// verification; 403 `INVALID_VERIFICATION_CODE` for a wrong code (the right one keeps working).
     public func verifyEmail(userID: String, code: String) throws(KiiError) -> KiiUser {
         try checkFaults(.verifyEmail, .object(["userID": .string(userID), "code": .string(code)]))
         let user = try storedUser(userID)
+        if user.isDisabled { throw .userDisabled(user.userID) }
         guard user.emailAwaitingVerification != nil, let expected = user.emailCode else {
             throw .invalidAccountStatus(accountType: "email address")
         }
@@ -32,6 +33,7 @@ extension KiiApp {
     public func verifyPhone(userID: String, code: String) throws(KiiError) -> KiiUser {
         try checkFaults(.verifyPhone, .object(["userID": .string(userID), "code": .string(code)]))
         let user = try storedUser(userID)
+        if user.isDisabled { throw .userDisabled(user.userID) }
         guard user.phoneAwaitingVerification != nil, let expected = user.phoneCode else {
             throw .invalidAccountStatus(accountType: "phone number")
         }

@@ -23,6 +23,10 @@ public final class KiiApp: EmulatedApp {
     var codes: SeededGenerator
     /// Password salts.
     var salts: SeededGenerator
+    /// Installation ids, MQTT registration ids, reset-link codes and generated passwords.
+    var lifecycleSecrets: SeededGenerator
+    /// Push installations and the tokens that stopped working (see KiiApp+Lifecycle, KiiInstallations).
+    var lifecycle = KiiLifecycleState()
 
     var users: [Identifier128: KiiStoredUser] = [:]
     /// Users in registration order.
@@ -47,11 +51,18 @@ public final class KiiApp: EmulatedApp {
         tokens = root.derived(3)
         codes = root.derived(4)
         salts = root.derived(5)
+        lifecycleSecrets = root.derived(6)
     }
 
     /// Throws the fault's error when one applies to this call.
     func checkFaults(_ operation: KiiOperation, _ arguments: @autoclosure () -> Value) throws(KiiError) {
         if let fault = triggerFault(operation.name, arguments: arguments()), fault.code != nil { throw KiiError(fault: fault) }
+    }
+
+    /// For an operation an adapter answers without a domain call (`isAnsweredByAdapter`): throws the error of the
+    /// fault that applies to this call, if one does.
+    public func checkAdapterFaults(_ operation: KiiOperation, _ arguments: Value) throws(KiiError) {
+        try checkFaults(operation, arguments)
     }
 
     /// The stored user with this userID; 404 `USER_NOT_FOUND` otherwise.
@@ -99,12 +110,17 @@ public final class KiiApp: EmulatedApp {
         }
         let token = String(decoding: bytes, as: UTF8.self)
         sessions[token] = user
+        user.profile.tokens.append(token)
         return token
     }
 
-    /// The user an access token belongs to (for HTTP's `Authorization: Bearer`); 401 `UNAUTHORIZED` otherwise.
+    /// The user an access token belongs to (for HTTP's `Authorization: Bearer`); 403 `WRONG_TOKEN` for a token
+    /// that stopped working (password change or reset, deletion, disabling), 401 `UNAUTHORIZED` otherwise.
     public func user(forToken token: String) throws(KiiError) -> KiiUser {
-        guard let user = sessions[token] else { throw .unauthorized("The access token \(token) is not valid") }
+        guard let user = sessions[token] else {
+            if lifecycle.endedTokens.contains(token) { throw .wrongToken(token) }
+            throw .unauthorized("The access token \(token) is not valid")
+        }
         return user.snapshot()
     }
 

@@ -6,6 +6,8 @@ public struct KiiSettings: Sendable, Equatable {
     public var phoneVerification = false
     /// How long an SMS verification code lives, in seconds of virtual time (24 hours by default).
     public var smsCodeTTL: Double = 86_400
+    /// How long a password-reset PIN (SMS_PIN) lives, in seconds of virtual time (an hour by default).
+    public var smsResetPINTTL: Double = 3_600
     /// The application id over HTTP.
     public var appID = "understudy-kii-app"
     /// The application key over HTTP.
@@ -15,7 +17,7 @@ public struct KiiSettings: Sendable, Equatable {
     public init() {}
 
     /// Every setting name, in the order documentation lists them.
-    public static let names = ["email_verification", "phone_verification", "sms_code_ttl", "app_id", "app_key"]
+    public static let names = ["email_verification", "phone_verification", "sms_code_ttl", "sms_reset_pin_ttl", "app_id", "app_key"]
 
     /// The setting's current value, or nil for an unknown name.
     public func value(of name: String) -> Value? {
@@ -24,6 +26,9 @@ public struct KiiSettings: Sendable, Equatable {
         case "phone_verification": return .bool(phoneVerification)
         case "sms_code_ttl":
             return smsCodeTTL == smsCodeTTL.rounded() && smsCodeTTL < 1e15 ? .int(Int64(smsCodeTTL)) : .double(smsCodeTTL)
+        case "sms_reset_pin_ttl":
+            return smsResetPINTTL == smsResetPINTTL.rounded() && smsResetPINTTL < 1e15
+                ? .int(Int64(smsResetPINTTL)) : .double(smsResetPINTTL)
         case "app_id": return .string(appID)
         case "app_key": return .string(appKey)
         default: return nil
@@ -36,6 +41,7 @@ public struct KiiSettings: Sendable, Equatable {
         case "email_verification": emailVerification = try value.boolean(for: name)
         case "phone_verification": phoneVerification = try value.boolean(for: name)
         case "sms_code_ttl": smsCodeTTL = try value.nonNegativeNumber(for: name)
+        case "sms_reset_pin_ttl": smsResetPINTTL = try value.nonNegativeNumber(for: name)
         case "app_id": appID = try value.nonEmptyString(for: name)
         case "app_key": appKey = try value.nonEmptyString(for: name)
         default: throw SettingError(unknown: name, known: Self.names)

@@ -22,6 +22,16 @@ public struct KiiUser: Sendable, Hashable {
     public var token: String?
     /// Milliseconds since the epoch on the virtual clock when the user registered.
     public var created: Int64
+    /// The display name set by `update`; nil when none.
+    public var displayName: String? = nil
+    /// The locale set by `update`; nil when none.
+    public var locale: String? = nil
+    /// True while an administrator has disabled the user (`setDisabled`).
+    public var disabled: Bool = false
+    /// The custom fields set by the last `update`, in the order they were sent.
+    public var customFields: [Property] = []
+    /// Milliseconds since the epoch on the virtual clock of the last change (`update`); `created` until then.
+    public var modified: Int64 = 0
 }
 
 /// A successful login: the user and the new access token.
@@ -37,9 +47,22 @@ final class KiiStoredUser {
     let id: Identifier128
     let userID: String
     let loginName: String?
-    let password: PasswordHash
+    var password: PasswordHash
     let created: Int64
     var country: String?
+    /// Lifecycle state (display name, custom fields, disabled flag, sessions, reset codes), once there is any.
+    var extras: KiiProfile?
+
+    /// The lifecycle state, allocated on first use.
+    var profile: KiiProfile {
+        if let extras { return extras }
+        let created = KiiProfile()
+        extras = created
+        return created
+    }
+
+    /// True while an administrator has disabled the user.
+    var isDisabled: Bool { extras?.disabled == true }
 
     var email: String?
     var emailVerified = true
@@ -77,7 +100,9 @@ final class KiiStoredUser {
         KiiUser(
             userID: userID, loginName: loginName, emailAddress: email, phoneNumber: phone, country: country,
             emailAddressVerified: emailVerified, phoneNumberVerified: phoneVerified, pendingEmailAddress: pendingEmail,
-            pendingPhoneNumber: pendingPhone, token: token, created: created
+            pendingPhoneNumber: pendingPhone, token: token, created: created, displayName: extras?.displayName,
+            locale: extras?.locale, disabled: isDisabled, customFields: extras?.customFields ?? [],
+            modified: extras?.modified ?? created
         )
     }
 }

@@ -1,4 +1,5 @@
-/// Writes JSON text: compact, members in the order given, strings escaped as RFC 8259 requires.
+/// Writes JSON text: compact, members in the order given, strings escaped as RFC 8259 requires, and `%` as
+/// `\u0025` (so that no reply holds a bare `%`).
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
 
@@ -70,6 +71,8 @@ public struct JSONWriter {
             case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
             case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
             case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
+            // The Kii JS SDK runs decodeURIComponent on every success body: a bare `%` would break it.
+            case UInt8(ascii: "%"): bytes.append(contentsOf: Array(#"\u0025"#.utf8))
             case 0..<0x20:
                 bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
                 bytes.append(Self.hexDigits[Int(byte >> 4)])

@@ -40,7 +40,7 @@ enum BackendlessRoutes {
             return BackendlessError.catalogue(2002).reply
         }
         return Reply.answer(.backendless, app: app) {
-            if let operation, operation.isAnsweredByRoute { try app.checkRouteFaults(operation, exchange.parameters.value) }
+            if let operation, operation.isAnsweredByAdapter { try app.checkAdapterFaults(operation, exchange.parameters.value) }
             return try body(app, &exchange)
         }
     }

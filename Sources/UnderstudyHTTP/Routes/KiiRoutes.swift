@@ -41,6 +41,7 @@ enum KiiRoutes {
         add(.post, "/users/{user}/phone-number/resend-verification", .none, "Text a new verification code", resendPhone)
         add(.put, "/users/{user}/email-address", .json, "Change the email address (pending until verified)", changeEmail)
         add(.put, "/users/{user}/phone-number", .json, "Change the phone number (pending until verified)", changePhone)
+        KiiLifecycleRoutes.register(in: &table)
     }
 
     // MARK: Plumbing
@@ -74,7 +75,10 @@ enum KiiRoutes {
             reply.body = reply.body.map { appending($0, "appID", .string(id)) }
             return reply
         }
-        return Reply.answer(.kii, app: app) { try body(app, &exchange) }
+        return Reply.answer(.kii, app: app) {
+            if let operation, operation.isAnsweredByAdapter { try app.checkAdapterFaults(operation, exchange.parameters.value) }
+            return try body(app, &exchange)
+        }
     }
 
     static func appending(_ object: JSON, _ key: String, _ value: JSON) -> JSON {
@@ -216,9 +220,9 @@ enum KiiRoutes {
             .init("userID", .string(user.userID)), .init("internalUserID", .integer(internalUserID(user.userID))),
         ]
         if let loginName = user.loginName { members.append(.init("loginName", .string(loginName))) }
-        if let displayName { members.append(.init("displayName", .string(displayName))) }
+        if let displayName = displayName ?? user.displayName { members.append(.init("displayName", .string(displayName))) }
         if let country = user.country { members.append(.init("country", .string(country))) }
-        if let locale { members.append(.init("locale", .string(locale))) }
+        if let locale = locale ?? user.locale { members.append(.init("locale", .string(locale))) }
         if let email = user.emailAddress {
             members.append(.init("emailAddress", .string(email)))
             members.append(.init("emailAddressVerified", .bool(user.emailAddressVerified)))
@@ -230,7 +234,8 @@ enum KiiRoutes {
         if let pending = user.pendingEmailAddress { members.append(.init("_emailAddressPending", .string(pending))) }
         if let pending = user.pendingPhoneNumber { members.append(.init("_phoneNumberPending", .string(pending))) }
         members.append(.init("_hasPassword", true))
-        members.append(.init("_disabled", false))
+        members.append(.init("_disabled", .bool(user.disabled)))
+        for field in user.customFields { members.append(.init(field.name, JSON(field.value))) }
         return .object(members)
     }
 

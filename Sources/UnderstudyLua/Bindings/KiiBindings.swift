@@ -27,9 +27,10 @@ enum KiiBindings {
                 ("change_email", changeEmail), ("change_phone", changePhone), ("find", find), ("count", count),
                 ("get", get), ("all", all), ("resend_email_verification", resendEmail),
                 ("resend_phone_verification", resendPhone), ("seed", seed),
-            ]
+            ] + KiiLifecycleBindings.userFunctions
         )
         LuaValues.setField(L, table, "users")
+        KiiInstallationBindings.install(L, app: table, handle: handle)
         SharedBindings.install(L, app: table, handle: handle)
     }
 

@@ -1,0 +1,105 @@
+/// The fields of one `update`, checked against the rules before anything changes.
+struct KiiProfileChange {
+    var displayName: String?
+    var locale: String?
+    var country: String?
+    var emailAddress: String?
+    var phoneNumber: String?
+    var customFields: [Property] = []
+
+    /// Names that may never be sent.
+    static let refused: Set<String> = ["userID", "password"]
+    /// Names the user record shows and only the service sets (a custom field by that name would hide them).
+    static let readOnly: Set<String> = [
+        "emailAddressVerified", "phoneNumberVerified", "pendingEmailAddress", "pendingPhoneNumber", "token",
+        "disabled", "created", "modified", "createdAt", "modifiedAt",
+    ]
+    static let maxCustomFields = 100
+    static let maxNameLength = 128
+    /// The most a user's custom fields may hold, counted as their text and strings' bytes.
+    static let maxCustomBytes = 65_536
+
+    init(_ fields: [Property], for user: KiiUser) throws(KiiError) {
+        var seen = Set<String>()
+        var customBytes = 0
+        for field in fields {
+            let name = field.name
+            guard seen.insert(name).inserted else {
+                throw .invalidInput(field: name, value: nil, message: "The field \(name) is sent twice")
+            }
+            if field.value == .null { continue }
+            switch name {
+            case "displayName":
+                let text = try Self.text(field)
+                guard (1...50).contains(text.unicodeScalars.count) else {
+                    throw .invalidInput(field: name, value: text, message: "displayName must be 1 to 50 characters")
+                }
+                displayName = text
+            case "locale":
+                let text = try Self.text(field)
+                guard (1...64).contains(text.utf8.count) else {
+                    throw .invalidInput(field: name, value: text, message: "locale must be 1 to 64 characters")
+                }
+                locale = text
+            case "country": country = try KiiIdentifiers.country(try Self.text(field))
+            case "emailAddress": emailAddress = try KiiIdentifiers.emailAddress(try Self.text(field))
+            case "phoneNumber": phoneNumber = try Self.text(field)
+            case "loginName":
+                let text = try Self.text(field)
+                guard let current = user.loginName, text.asciiLowercased() == current else {
+                    throw .invalidInput(field: name, value: text, message: "loginName cannot be changed")
+                }
+            case "internalUserID":
+                guard let number = field.value.numberValue, number == Double(user.internalUserID) else {
+                    throw .invalidInput(field: name, value: nil, message: "internalUserID cannot be set or changed")
+                }
+            default:
+                if Self.refused.contains(name) || name.hasPrefix("_") {
+                    throw .invalidInput(field: name, value: nil, message: "The field \(name) cannot be set by an update")
+                }
+                if Self.readOnly.contains(name) {
+                    throw .invalidInput(field: name, value: nil, message: "The field \(name) is read-only")
+                }
+                guard (1...Self.maxNameLength).contains(name.utf8.count) else {
+                    throw .invalidInput(
+                        field: String(name.prefix(Self.maxNameLength)), value: nil,
+                        message: "A custom field's name must be 1 to \(Self.maxNameLength) bytes long"
+                    )
+                }
+                customBytes += name.utf8.count + Self.size(of: field.value)
+                customFields.append(field)
+            }
+        }
+        if customFields.count > Self.maxCustomFields {
+            throw .invalidInput(
+                field: "fields", value: nil,
+                message: "At most \(Self.maxCustomFields) custom fields are kept, got \(customFields.count)"
+            )
+        }
+        if customBytes > Self.maxCustomBytes {
+            throw .invalidInput(
+                field: "fields", value: nil,
+                message: "The custom fields hold \(customBytes) bytes; at most \(Self.maxCustomBytes) are kept"
+            )
+        }
+    }
+
+    private static func text(_ field: Property) throws(KiiError) -> String {
+        guard case .string(let text) = field.value else {
+            throw .invalidInput(
+                field: field.name, value: nil, message: "\(field.name) must be a string, got \(field.value.kindName)"
+            )
+        }
+        return text
+    }
+
+    /// A rough size: strings by their bytes, other scalars 8, containers the sum of their parts.
+    private static func size(of value: Value) -> Int {
+        switch value {
+        case .string(let text): return text.utf8.count
+        case .array(let items): return items.reduce(2) { $0 + size(of: $1) }
+        case .object(let members): return members.reduce(2) { $0 + $1.key.utf8.count + size(of: $1.value) }
+        default: return 8
+        }
+    }
+}

@@ -1,0 +1,118 @@
+internal import HTTPTypes
+internal import Understudy
+
+/// Kii push installations over HTTP: `POST installations`, `GET`/`DELETE installations/{id}` and
+/// `installations/{deviceType}:{registrationID}`, and `GET installations/{id}/mqtt-endpoint`, which answers what
+/// Kii answers while an MQTT endpoint is not ready (503 `MQTT_ENDPOINT_NOT_READY`): the emulator has no broker.
+///
+/// Registering needs the user's `Bearer` token, or app credentials (standing in for the app-administrator token)
+/// with `"userID"` in the body. Reading or deleting needs the owner's token or app credentials; another user's
+/// token answers 401 `UNAUTHORIZED`.
+enum KiiInstallationRoutes {
+    static func register(in table: inout RouteTable<RouteHandler>) {
+        func add(_ method: HTTPRequest.Method, _ path: String, _ body: BodyKind, _ summary: String, _ handler: @escaping RouteHandler) {
+            table.add(RouteDescription(method: method, path: KiiRoutes.prefix + path, area: .kii, summary: summary), body: body, handler)
+        }
+        add(.post, "/installations", .json, "Register a device for push (201); the same type and registration id moves to the new owner", create)
+        add(.get, "/installations/{installation}", .none, "An installation by id, or by {deviceType}:{registrationID}", get)
+        add(.delete, "/installations/{installation}", .none, "Delete an installation by id, or by {deviceType}:{registrationID} (204)", delete)
+        add(.get, "/installations/{installation}/mqtt-endpoint", .none, "The MQTT endpoint: always 503 MQTT_ENDPOINT_NOT_READY (no broker)", mqttEndpoint)
+    }
+
+    /// `{"installationRegistrationID"?, "deviceType", "development"?, "userID"?}` → 201
+    /// `{"installationID", "installationRegistrationID"}`.
+    static let create: RouteHandler = { exchange in
+        KiiRoutes.serve(&exchange, .registerInstallation) { app, exchange in
+            let caller = try KiiRoutes.anyCaller(app, exchange)
+            let body = try KiiRoutes.object(exchange)
+            let owner: String
+            switch caller {
+            case .user(let user):
+                if let other = try KiiRoutes.string(body, "userID"), other != user.userID {
+                    throw KiiError.unauthorized("Only the application administrator may register an installation for another user")
+                }
+                owner = user.userID
+            case .app:
+                owner = try KiiRoutes.requiredString(body, "userID")
+            }
+            let type = try KiiRoutes.requiredString(body, "deviceType")
+            let token = try KiiRoutes.string(body, "installationRegistrationID")
+            let development: Bool
+            switch body["development"] {
+            case nil, .null?: development = false
+            case .bool(let flag)?: development = flag
+            case let other?:
+                throw KiiError.invalidInput(
+                    field: "development", value: nil, message: "development must be a boolean, got \(other.kindName)"
+                )
+            }
+            let installation = try app.registerInstallation(
+                userID: owner, type: type, token: type == "MQTT" && token == "" ? nil : token, development: development
+            )
+            var reply = Reply(
+                status: 201,
+                body: [
+                    "installationID": .string(installation.installationID),
+                    "installationRegistrationID": .string(installation.installationRegistrationID),
+                ]
+            )
+            reply.contentType = "application/vnd.kii.InstallationCreationResponse+json"
+            reply.headers.append(
+                (name: "Location", value: "\(app.linkBase)/api/apps/\(app.settings.appID)/installations/\(installation.installationID)")
+            )
+            return reply
+        }
+    }
+
+    /// The installation `{installation}` names (an id, or `TYPE:registrationID`), visible to the caller: 404
+    /// `INSTALLATION_NOT_FOUND`; 401 for another user's token.
+    static func installation(_ app: KiiApp, _ exchange: Exchange) throws(KiiError) -> KiiInstallation {
+        let caller = try KiiRoutes.anyCaller(app, exchange)
+        let name = exchange.parameters["installation"]
+        let found: KiiInstallation?
+        if let colon = name.firstIndex(of: ":") {
+            found = app.installation(type: String(name[..<colon]), registrationID: String(name[name.index(after: colon)...]))
+        } else {
+            found = app.installation(id: name)
+        }
+        guard let found else { throw .installationNotFound(name) }
+        if let user = caller.user, user.userID != found.userID {
+            throw .unauthorized("Not authorized to retrieve the installation: it belongs to another user")
+        }
+        return found
+    }
+
+    static let get: RouteHandler = { exchange in
+        KiiRoutes.serve(&exchange, .getInstallation) { app, exchange in
+            KiiRoutes.withContentType(
+                Reply(body: JSONRecordWriter.json(try installation(app, exchange))),
+                "application/vnd.kii.InstallationRetrievalResponse+json"
+            )
+        }
+    }
+
+    static let delete: RouteHandler = { exchange in
+        KiiRoutes.serve(&exchange, .unregisterInstallation) { app, exchange in
+            try app.unregisterInstallation(id: try installation(app, exchange).installationID)
+            return Reply(status: 204)
+        }
+    }
+
+    /// What Kii answers while an MQTT endpoint is not ready: the emulator has no broker, so it never is.
+    static let mqttEndpoint: RouteHandler = { exchange in
+        KiiRoutes.serve(&exchange, .mqttEndpoint) { app, exchange in
+            let found = try installation(app, exchange)
+            guard found.deviceType == .mqtt else {
+                throw KiiError(
+                    status: 404, code: "MQTT_ENDPOINT_NOT_FOUND",
+                    message: "Installation \(found.installationID) is not an MQTT installation", field: "installationID",
+                    value: found.installationID
+                )
+            }
+            throw KiiError(
+                status: 503, code: "MQTT_ENDPOINT_NOT_READY",
+                message: "The MQTT endpoint of installation \(found.installationID) is not ready: the emulator has no MQTT broker"
+            )
+        }
+    }
+}
