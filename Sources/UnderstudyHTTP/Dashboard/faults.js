@@ -1,0 +1,1 @@
+// faults.js

@@ -1,0 +1,1 @@
+// outbox.js
