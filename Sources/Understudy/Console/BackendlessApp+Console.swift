@@ -10,8 +10,8 @@ extension BackendlessApp {
         return UserPage.collect(
             registrationOrder, liveCount: users.count, query: query,
             isLive: { [users] in users[$0.objectID] === $0 },
-            matches: { user, needle in
-                if ASCIISearch.contains(user.objectID.formatted(), needle) { return true }
+            matches: { [searchesIDs = ASCIISearch.couldBeInIdentifier(query.needle ?? [])] user, needle in
+                if searchesIDs, ASCIISearch.contains(user.objectID.formatted(), needle) { return true }
                 for property in user.properties {
                     if case .string(let text) = property.value, ASCIISearch.contains(text, needle) { return true }
                 }

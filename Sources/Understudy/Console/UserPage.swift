@@ -57,11 +57,12 @@ public struct UserPage<User: Sendable>: Sendable {
             }
             return UserPage(entries: entries, total: count, hasMore: end < count)
         }
+        let allLive = order.count == liveCount
         var matched = 0
         var hasMore = false
         for step in 0..<order.count {
             let stored = order[query.newestFirst ? order.count - 1 - step : step]
-            guard isLive(stored) else { continue }
+            guard allLive || isLive(stored) else { continue }
             if let needle, !matches(stored, needle) { continue }
             matched += 1
             if matched <= query.offset { continue }
@@ -82,24 +83,36 @@ enum ASCIISearch {
         byte >= 65 && byte <= 90 ? byte + 32 : byte
     }
 
+    /// True when `needle` could be part of an identifier (hex digits and dashes), so the search must format
+    /// identifiers; most searches (an address, a name) skip that cost.
+    static func couldBeInIdentifier(_ needle: [UInt8]) -> Bool {
+        needle.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || $0 == 45 }
+    }
+
     /// True when `text` contains `needle` (already lower-case), ignoring ASCII case.
     static func contains(_ text: String, _ needle: [UInt8]) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            guard needle.count <= bytes.count else { return false }
-            if needle.isEmpty { return true }
-            let first = needle[0]
-            var start = 0
-            let last = bytes.count - needle.count
-            while start <= last {
-                if lower(bytes[start]) == first {
-                    var offset = 1
-                    while offset < needle.count, lower(bytes[start + offset]) == needle[offset] { offset += 1 }
-                    if offset == needle.count { return true }
-                }
-                start += 1
+        if let found = text.utf8.withContiguousStorageIfAvailable({ contains($0, needle) }) { return found }
+        return contains(Array(text.utf8), needle)
+    }
+
+    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard needle.count <= bytes.count else { return false }
+        if needle.isEmpty { return true }
+        let first = needle[0]
+        var start = 0
+        let last = bytes.count - needle.count
+        while start <= last {
+            if lower(bytes[start]) == first {
+                var offset = 1
+                while offset < needle.count, lower(bytes[start + offset]) == needle[offset] { offset += 1 }
+                if offset == needle.count { return true }
             }
-            return false
+            start += 1
         }
+        return false
+    }
+
+    static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { contains($0, needle) }
     }
 }
