@@ -48,6 +48,7 @@ async function tick() {
       if (summary.apps.map((a) => a.app_id).join() !== (shared.index.apps || []).map((a) => a.app_id).join()) {
         await loadStatic();
       }
+      shared.changed = signature !== lastSignature;
       lastSignature = signature;
       lastFull = now;
       await Promise.all(views.map((view) => view.refresh(shared).catch((error) => report(error))));

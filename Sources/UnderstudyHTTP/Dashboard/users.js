@@ -155,5 +155,8 @@ export async function refresh(shared) {
       return container;
     }));
   }
-  await Promise.all(shared.index.apps.map(refreshOne));
+  // A search may scan every user under the server's lock: re-run it only when something changed.
+  await Promise.all(shared.index.apps
+    .filter((app) => shared.changed || !stateOf(app.app_id).search || !stateOf(app.app_id).shown)
+    .map(refreshOne));
 }
