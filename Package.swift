@@ -8,6 +8,12 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// The dashboard's files (Sources/UnderstudyHTTP/Dashboard), each served by DashboardAssets.swift.
+let dashboardFiles = [
+    "index.html", "dashboard.css", "main.js", "api.js", "dom.js", "apps.js", "users.js", "outbox.js", "devices.js",
+    "faults.js", "journal.js", "lua.js",
+]
+
 let package = Package(
     name: "understudy",
     products: [
@@ -64,6 +70,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The dashboard at /_understudy/ui/: plain HTML, CSS and JavaScript modules compiled into the binary
+            // (`PackageResources.<file_name>`), so it needs no build step and fetches nothing at run time.
+            resources: dashboardFiles.map { .embedInCode("Dashboard/" + $0) },
             swiftSettings: swiftSettings
         ),
         // The command line.

@@ -362,10 +362,6 @@ enum BackendMemory {
     /// Users of the backend the running binding is bound to (upvalue 2), or 0.
     static func users(of host: ScenarioHost, handle L: OpaquePointer) -> Int {
         guard lua_type(L, us_upvalueindex(2)) == LUA_TNUMBER, let app = host.app(Int64(us_tointeger(L, us_upvalueindex(2), nil))) else { return 0 }
-        switch app {
-        case let app as BackendlessApp: return app.userCount
-        case let app as KiiApp: return app.userCount
-        default: return 0
-        }
+        return app.userCount
     }
 }

@@ -104,6 +104,7 @@ struct ServeCommand: ParsableCommand {
             lines.append("  \(app.flavour.displayName) app \(app.appID), \(keys): \(options.linkBase)\(app.restPath)/")
         }
         lines.append("  control API: \(options.linkBase)/_understudy/" + (options.controlToken == nil ? "" : " (X-Understudy-Token required)"))
+        lines.append("  dashboard: \(options.linkBase)/_understudy/ui/")
         lines.append("Ctrl-C stops the server.")
         return lines.joined(separator: "\n") + "\n"
     }

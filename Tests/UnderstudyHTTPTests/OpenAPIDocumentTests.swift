@@ -269,7 +269,8 @@ struct OpenAPIDocumentTests {
     func controlTokenStatus() async throws {
         let document = try OpenAPIDocument.load()
         try await withServer(ServerOptions(port: 0, controlToken: "secret")) { server, client in
-            for route in server.routeDescriptions where route.area == .control {
+            // The dashboard's page and files hold no data: they are served without the token.
+            for route in server.routeDescriptions where route.area == .control && !route.path.hasPrefix("/_understudy/ui") {
                 guard let operation = document.operation(route.method, route.path) else {
                     Issue.record("\(route.method.rawValue) \(route.path) is not in docs/openapi.yaml")
                     continue

@@ -34,6 +34,7 @@ extension BackendlessApp {
                 created: clock.milliseconds
             )
             users[user.objectID] = user
+            registrationOrder.append(user)
         }
         identityIndex[registration.identityKey] = user
         if status == .emailConfirmationPending, case .string(let address)? = registration.properties[named: "email"] {
@@ -156,6 +157,7 @@ extension BackendlessApp {
         let seeded = SeededUsers(template: template, identity: settings.identity)
         let created = clock.milliseconds
         users.reserveCapacity(users.count + count)
+        registrationOrder.reserveCapacity(registrationOrder.count + count)
         identityIndex.reserveCapacity(identityIndex.count + count)
         for number in start..<(start + count) {
             let properties = number == start ? first.properties : seeded.stored.properties(for: number)
@@ -168,6 +170,7 @@ extension BackendlessApp {
             let hash = sharedHash ?? PasswordHash(password: seeded.password(for: number), generator: &random)
             let user = StoredUser(objectID: random.nextIdentifier(), properties: properties, password: hash, status: status, created: created)
             users[user.objectID] = user
+            registrationOrder.append(user)
             identityIndex[identityKey] = user
         }
         return count
@@ -284,6 +287,7 @@ extension BackendlessApp {
             objectID: random.nextIdentifier(), properties: [], password: nil, status: .guest, created: clock.milliseconds
         )
         users[user.objectID] = user
+        registrationOrder.append(user)
         guestCount += 1
         user.lastLogin = clock.milliseconds
         return openSession(for: user)

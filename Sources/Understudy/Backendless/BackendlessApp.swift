@@ -15,6 +15,9 @@ public final class BackendlessApp: EmulatedApp {
 
     var random: SeededGenerator
     var users: [Identifier128: StoredUser] = [:]
+    /// Users (guests included) in registration order, for paging. A user no longer in `users` (deleted) is
+    /// skipped and dropped by the next `userPage` call, so code that removes users need not touch this.
+    var registrationOrder: [StoredUser] = []
     /// Users by identity value (lower-cased for `email`).
     var identityIndex: [IndexKey: StoredUser] = [:]
     var sessions: [Identifier128: StoredUser] = [:]

@@ -18,6 +18,8 @@ public protocol EmulatedApp: AnyObject {
     var appID: String { get }
     /// The keys a client sends with the app id: `api_key` (Backendless) or `app_key` (Kii), by setting name.
     var keys: [(name: String, value: String)] { get }
+    /// How many users the app holds (Backendless guests excluded).
+    var userCount: Int { get }
     /// The path under the server's address where the app's REST API is served: `/APP/KEY` or `/api/apps/APP`.
     var restPath: String { get }
 

@@ -26,6 +26,10 @@ public struct JournalEntry: Sendable, Hashable {
     public var delayMilliseconds: Int
     /// True when an injected fault closed the connection instead of replying: the client saw no `status`.
     public var connectionDropped: Bool
+    /// The reply body as text (cut like `body`); empty when the recorder did not keep it.
+    public var reply: String = ""
+    /// Wall-clock milliseconds the server took to answer, injected delay excluded (display only).
+    public var durationMilliseconds: Double = 0
 
     public init(
         method: String, path: String, query: String = "", flavour: String? = nil, appID: String? = nil,
@@ -132,6 +136,10 @@ public struct RequestJournal: Sendable {
             let cut = entry.body.utf8.prefix(Self.bodyLimit)
             entry.body = String(decoding: cut, as: UTF8.self) + "…[cut at \(Self.bodyLimit) bytes]"
         }
+        if entry.reply.utf8.count > Self.bodyLimit {
+            let cut = entry.reply.utf8.prefix(Self.bodyLimit)
+            entry.reply = String(decoding: cut, as: UTF8.self) + "…[cut at \(Self.bodyLimit) bytes]"
+        }
         if ring.count < capacity {
             ring.append(entry)
         } else {
@@ -151,6 +159,23 @@ public struct RequestJournal: Sendable {
         }
         if let limit = filter.limit, found.count > limit { found.removeFirst(found.count - max(0, limit)) }
         return found
+    }
+
+    /// The sequence number of the last entry recorded (0 before the first); it survives `clear`.
+    public var lastSequence: Int { nextSequence - 1 }
+
+    /// The entries recorded after sequence number `after`, oldest first; only the newest `limit` when more.
+    /// Costs the entries returned plus a binary search, so a page can poll it often.
+    public func entries(after: Int, limit: Int) -> [JournalEntry] {
+        let count = ring.count
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if ring[(start + middle) % count].sequence <= after { low = middle + 1 } else { high = middle }
+        }
+        let first = max(low, count - max(0, limit))
+        return (first..<count).map { ring[(start + $0) % count] }
     }
 
     /// Forgets every entry (sequence numbers keep counting).

@@ -141,6 +141,14 @@ extension KiiApp {
         return lifecycle.installations.byID[id]
     }
 
+    /// Every installation, sorted by `installationID`.
+    public var allInstallations: [KiiInstallation] {
+        lifecycle.installations.byID.values.sorted { $0.installationID < $1.installationID }
+    }
+
+    /// How many installations the app holds.
+    public var installationCount: Int { lifecycle.installations.byID.count }
+
     /// The user's installations, sorted by `installationID` (none for an unknown user).
     public func installations(userID: String) -> [KiiInstallation] {
         lifecycle.installations.owned(by: userID)

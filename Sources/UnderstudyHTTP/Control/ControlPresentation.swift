@@ -74,9 +74,7 @@ enum ControlPresentation {
     /// An outbox item with the app it belongs to and when it was sent: `{"flavour","app_id", ...the item's
     /// fields, "sent_at"}`.
     static func outboxItem(_ item: some OutboxItem, app: any EmulatedApp) -> JSON {
-        guard case .object(var members) = JSONRecordWriter.json(item, leading: identity(app)) else { return .null }
-        members.append(.init("sent_at", .number(item.sentAt)))
-        return .object(members)
+        JSONRecordWriter.json(item, leading: identity(app), trailing: [.init("sent_at", .number(item.sentAt))])
     }
 
     // MARK: Faults and the journal

@@ -8,11 +8,13 @@ struct JSONRecordWriter: RecordWriter {
         members.reserveCapacity(capacity)
     }
 
-    /// The record as a JSON object, after `leading` members (the app it belongs to, say).
-    static func json(_ record: some Presentable, leading: [JSON.Member] = []) -> JSON {
-        var writer = JSONRecordWriter(capacity: leading.count + 8)
+    /// The record as a JSON object, after `leading` members (the app it belongs to, say) and before `trailing`
+    /// ones (what only the control API adds).
+    static func json(_ record: some Presentable, leading: [JSON.Member] = [], trailing: [JSON.Member] = []) -> JSON {
+        var writer = JSONRecordWriter(capacity: leading.count + trailing.count + 8)
         writer.members.append(contentsOf: leading)
         record.present(to: &writer)
+        writer.members.append(contentsOf: trailing)
         return .object(writer.members)
     }
 

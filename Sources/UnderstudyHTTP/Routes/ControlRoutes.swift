@@ -41,6 +41,7 @@ public enum ControlRoutes {
         add(.post, "/scenarios", .text, "Run a scenario file against the live apps; its outcomes (?name=)", scenarios)
         add(.get, "/journal", .none, "Requests answered (?method=, ?path=, ?op=, ?app=, ?status=, ?code=, ?limit=)", journal)
         add(.delete, "/journal", .none, "Empty the journal", clearJournal)
+        for route in dashboardRoutes { add(route.method, route.path, .none, route.summary, route.handler) }
 
         let listing = (table.entries.map(\.description) + control.map(\.description)).sorted { lhs, rhs in
             let areas = RouteArea.allCases

@@ -39,6 +39,12 @@ public struct Reply: Sendable {
         dropConnection = dropConnection || fault.dropConnection
     }
 
+    /// The body as text: the JSON as it is sent, or the text body; empty when there is none.
+    var bodyText: String {
+        if let body { return String(decoding: JSONWriter.encode(body), as: UTF8.self) }
+        return text ?? ""
+    }
+
     /// The response Hummingbird writes.
     var response: Response {
         var fields = HTTPFields()

@@ -72,7 +72,7 @@ public final class UnderstudyServer: Sendable {
                 .response
         case .found(let entry, let parameters):
             let area = entry.description.area
-            if area == .control, let token = options.controlToken,
+            if area == .control, let token = options.controlToken, !ControlRoutes.servesWithoutToken(path),
                 request.headers[ControlRoutes.tokenHeader] != token
             {
                 return ServerFailures.controlTokenRequired().response
@@ -100,9 +100,10 @@ public final class UnderstudyServer: Sendable {
                     parameters: parameters, body: bytes, json: json
                 )
                 stage.session.beginRequest()
+                let started = ContinuousClock.now
                 var reply = entry.handler(&exchange)
                 if let failure = stage.session.takePredicateError() { reply = ServerFailures.predicateFailed(area, failure) }
-                if area != .control { Self.record(reply, exchange: exchange, stage: stage) }
+                if area != .control { Self.record(reply, exchange: exchange, stage: stage, since: started) }
                 return reply
             }
             if reply.delayMilliseconds > 0 { try? await Task.sleep(for: .milliseconds(reply.delayMilliseconds)) }
@@ -123,18 +124,20 @@ public final class UnderstudyServer: Sendable {
         return reply
     }
 
-    private static func record(_ reply: Reply, exchange: Exchange, stage: Stage) {
+    private static func record(_ reply: Reply, exchange: Exchange, stage: Stage, since started: ContinuousClock.Instant? = nil) {
         let app = exchange.appID.flatMap { id in exchange.flavour.flatMap(Flavour.init).flatMap { stage.world.app($0, id: id) } }
         var json: Value?
         if case .success(let parsed?) = exchange.json { json = parsed.value }
-        stage.world.journal.record(
-            JournalEntry(
-                method: exchange.method.rawValue, path: exchange.path, query: exchange.query, flavour: exchange.flavour,
-                appID: exchange.appID, operation: exchange.operation, body: exchange.bodyText, json: json,
-                status: reply.status, code: reply.code, time: app?.clock.now ?? 0,
-                delayMilliseconds: reply.delayMilliseconds, connectionDropped: reply.dropConnection
-            )
+        var entry = JournalEntry(
+            method: exchange.method.rawValue, path: exchange.path, query: exchange.query, flavour: exchange.flavour,
+            appID: exchange.appID, operation: exchange.operation, body: exchange.bodyText, json: json,
+            status: reply.status, code: reply.code, time: app?.clock.now ?? 0,
+            delayMilliseconds: reply.delayMilliseconds, connectionDropped: reply.dropConnection
         )
+        // For the dashboard's journal view: what the app got back, and how long the server took.
+        entry.reply = reply.bodyText
+        if let started { entry.durationMilliseconds = (ContinuousClock.now - started) / .milliseconds(1) }
+        stage.world.journal.record(entry)
     }
 }
 

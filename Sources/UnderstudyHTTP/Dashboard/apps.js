@@ -1,0 +1,128 @@
+// Apps: flavour, app id, keys and base URL (copyable, with an SDK init line), the virtual clock with advance
+// buttons, the settings as controls named as the contract names them, and Reset.
+
+import { control } from "./api.js";
+import { h, replace, copyButton, virtualTime, announce } from "./dom.js";
+
+let refreshAll = async () => {};
+let settingsShown = "";
+
+export function setup(shared, refresh) {
+  refreshAll = refresh;
+  document.getElementById("reset-button").addEventListener("click", async () => {
+    const clear = document.getElementById("reset-journal").checked;
+    try {
+      await control("POST", "/reset", { query: { journal: clear ? "clear" : "keep" } });
+      shared.index = null;
+      announce(clear ? "Reset: fresh apps, empty journal" : "Reset: fresh apps");
+      await refreshAll();
+    } catch (error) {
+      announce(`Reset failed: ${error.message}`);
+    }
+  });
+}
+
+/** A snippet ready to paste into an SDK's initialisation. */
+function sdkInit(app) {
+  if (app.flavour === "kii") {
+    return `Kii.initialize("${app.app_id}", "${app.keys.app_key}", "${app.base_url.replace(/\/apps\/[^/]*$/, "")}");`;
+  }
+  const server = app.base_url.split("/").slice(0, 3).join("/");
+  return `Backendless.serverURL = "${server}"; Backendless.initApp("${app.app_id}", "${app.keys.api_key}");`;
+}
+
+function settingControl(app, name, value) {
+  const id = `setting-${app.app_id}-${name}`;
+  const send = async (newValue) => {
+    try {
+      await control("PATCH", "/settings", { query: { app: app.app_id }, body: { [name]: newValue } });
+      announce(`${app.app_id}: ${name} set to ${JSON.stringify(newValue)}`);
+    } catch (error) {
+      announce(`${app.app_id}: ${name} refused: ${error.message}`);
+    }
+    await refreshAll();
+  };
+  let input;
+  if (typeof value === "boolean") {
+    input = h("input", { id, type: "checkbox", role: "switch", checked: value, "data-key": id,
+      onchange: (event) => send(event.target.checked) });
+    return h("div", { class: "setting toggle" }, input, h("label", { for: id }, name));
+  }
+  if (typeof value === "number") {
+    input = h("input", { id, type: "number", min: "0", step: "any", value: String(value), "data-key": id,
+      onchange: (event) => send(Number(event.target.value)) });
+  } else if (name === "multiple_logins") {
+    const current = String(value);
+    const choices = ["allow", "deny"];
+    if (!choices.includes(current)) choices.push(current);
+    input = h("select", { id, "data-key": id, onchange: (event) => {
+      const chosen = event.target.value;
+      send(/^\d+$/.test(chosen) ? Number(chosen) : chosen);
+    } }, choices.map((choice) => h("option", { value: choice, selected: choice === current }, choice)));
+  } else if (value !== null && typeof value === "object") {
+    input = h("input", { id, type: "text", value: JSON.stringify(value), "data-key": id, class: "mono",
+      onchange: (event) => {
+        try { send(JSON.parse(event.target.value)); } catch (_) { announce(`${name}: not JSON`); }
+      } });
+  } else {
+    input = h("input", { id, type: "text", value: value === null ? "" : String(value), "data-key": id,
+      onchange: (event) => send(event.target.value) });
+  }
+  return h("div", { class: "setting" }, h("label", { for: id }, name), input);
+}
+
+function advance(app, seconds) {
+  return async () => {
+    try {
+      await control("POST", "/clock/advance", { query: { app: app.app_id }, body: { seconds } });
+      announce(`${app.app_id}: clock advanced ${seconds} seconds`);
+    } catch (error) {
+      announce(`Advance refused: ${error.message}`);
+    }
+    await refreshAll();
+  };
+}
+
+function card(app, settings, summary) {
+  const headingID = `app-${app.app_id}`;
+  const customID = `advance-${app.app_id}`;
+  const keys = Object.entries(app.keys);
+  const init = sdkInit(app);
+  return h("article", { class: "card", "aria-labelledby": headingID },
+    h("h3", { id: headingID }, `${app.app_id} `, h("span", { class: "badge" }, app.flavour === "kii" ? "Kii" : "Backendless")),
+    h("dl", { class: "facts" },
+      h("dt", {}, "Flavour"), h("dd", {}, app.flavour),
+      h("dt", {}, "App id"), h("dd", {}, h("code", {}, app.app_id), " ", copyButton(app.app_id, `app id of ${app.app_id}`)),
+      keys.map(([name, value]) => [h("dt", {}, name), h("dd", {}, h("code", {}, value), " ", copyButton(value, `${name} of ${app.app_id}`))]),
+      h("dt", {}, "Base URL"), h("dd", {}, h("code", {}, app.base_url), " ", copyButton(app.base_url, `base URL of ${app.app_id}`)),
+      h("dt", {}, "SDK init"), h("dd", {}, h("code", { class: "wrap" }, init), " ", copyButton(init, `SDK init of ${app.app_id}`))),
+    h("div", { class: "clock", role: "group", "aria-label": `Clock of ${app.app_id}` },
+      h("p", {}, "Virtual clock: ", h("time", { "data-testid": "clock" }, virtualTime(summary ? summary.now : null))),
+      h("div", { class: "inline" },
+        h("button", { type: "button", onclick: advance(app, 60) }, "Advance 1 minute"),
+        h("button", { type: "button", onclick: advance(app, 3600) }, "Advance 1 hour"),
+        h("button", { type: "button", onclick: advance(app, 86400) }, "Advance 1 day")),
+      h("form", { class: "inline", onsubmit: (event) => {
+          event.preventDefault();
+          const seconds = Number(event.target.elements.seconds.value);
+          if (Number.isFinite(seconds)) advance(app, seconds)();
+        } },
+        h("label", { for: customID }, "Seconds to advance"),
+        h("input", { id: customID, name: "seconds", type: "number", step: "any", required: true, "data-key": customID }),
+        h("button", { type: "submit" }, "Advance"))),
+    h("details", { open: true },
+      h("summary", {}, `Settings of ${app.app_id}`),
+      h("div", { class: "settings" },
+        Object.entries(settings || {}).map(([name, value]) => settingControl(app, name, value)))));
+}
+
+export async function refresh(shared) {
+  const settings = await control("GET", "/settings");
+  const byApp = Object.fromEntries(settings.apps.map((entry) => [entry.app_id, entry.settings]));
+  const summaries = Object.fromEntries(shared.summary.apps.map((entry) => [entry.app_id, entry]));
+  const signature = JSON.stringify([settings, shared.summary.apps.map((a) => a.now), shared.index.apps]);
+  if (signature === settingsShown) return;
+  settingsShown = signature;
+  replace(document.getElementById("apps-list"),
+    shared.index.apps.map((app) => card(app, byApp[app.app_id], summaries[app.app_id])));
+}

@@ -1,0 +1,108 @@
+// Faults: the "Inject fault" form (operation and code from the flavour's catalogue, plus times, probability,
+// delay and drop) and the active faults with their hits and a remove button each.
+
+import { control } from "./api.js";
+import { h, replace, table, options, announce } from "./dom.js";
+
+let refreshAll = async () => {};
+let formApp = null;
+let formBuilt = "";
+let shown = "";
+
+export function setup(shared, refresh) { refreshAll = refresh; }
+
+function catalogueOf(shared, appID) {
+  return shared.catalogue.apps.find((entry) => entry.app_id === appID) || shared.catalogue.apps[0];
+}
+
+function buildForm(shared) {
+  const apps = shared.catalogue.apps;
+  if (!formApp || !apps.some((a) => a.app_id === formApp)) formApp = apps[0] ? apps[0].app_id : null;
+  const entry = catalogueOf(shared, formApp);
+  if (!entry) return h("p", {}, "The server has no apps.");
+  const field = (id, text, input) => h("div", { class: "field" }, h("label", { for: id }, text), input);
+  const form = h("form", { class: "card fault-form", "aria-labelledby": "fault-form-heading", onsubmit: submit },
+    h("h3", { id: "fault-form-heading" }, "Inject fault"),
+    field("fault-app", "App", h("select", { id: "fault-app", name: "app", "data-key": "fault-app",
+      onchange: (event) => { formApp = event.target.value; formBuilt = ""; renderForm(shared); } },
+      options(apps.map((a) => [a.app_id, `${a.app_id} (${a.flavour})`]), formApp))),
+    field("fault-op", "Operation", h("select", { id: "fault-op", name: "op", required: true },
+      options(entry.operations.map((op) => [op, op])))),
+    field("fault-code", "Code", h("select", { id: "fault-code", name: "code" },
+      h("option", { value: "" }, "none (delay or drop only)"),
+      options(entry.codes.map((c) => [c.code, `${c.code} (${c.status}): ${c.meaning}`]),
+        entry.flavour === "kii" ? "UNDEFINED_ERROR" : 3033))),
+    field("fault-message", "Message", h("input", { id: "fault-message", name: "message", type: "text", placeholder: "the catalogue's message" })),
+    field("fault-status", "HTTP status", h("input", { id: "fault-status", name: "status", type: "number", min: "100", max: "599" })),
+    field("fault-times", "Times", h("input", { id: "fault-times", name: "times", type: "number", min: "0", placeholder: "unlimited" })),
+    field("fault-probability", "Probability", h("input", { id: "fault-probability", name: "probability", type: "number", min: "0", max: "1", step: "any", placeholder: "1" })),
+    field("fault-delay", "Delay (ms)", h("input", { id: "fault-delay", name: "delay_ms", type: "number", min: "0", max: "600000" })),
+    h("div", { class: "field toggle" }, h("input", { id: "fault-drop", name: "drop", type: "checkbox" }),
+      h("label", { for: "fault-drop" }, "Drop the connection")),
+    h("button", { type: "submit" }, "Inject fault"),
+    h("p", { id: "fault-error", class: "error", role: "alert" }));
+  return form;
+}
+
+async function submit(event) {
+  event.preventDefault();
+  const elements = event.target.elements;
+  const body = { app: elements.app.value, op: elements.op.value };
+  const code = elements.code.value;
+  if (code) body.code = /^\d+$/.test(code) ? Number(code) : code;
+  if (elements.message.value) body.message = elements.message.value;
+  for (const name of ["status", "times", "delay_ms"]) {
+    if (elements[name].value !== "") body[name] = Number.parseInt(elements[name].value, 10);
+  }
+  if (elements.probability.value !== "") body.probability = Number(elements.probability.value);
+  if (elements.drop.checked) body.drop = true;
+  const error = document.getElementById("fault-error");
+  try {
+    const fault = await control("POST", "/faults", { body });
+    error.textContent = "";
+    announce(`Fault ${fault.id} injected on ${fault.app}: ${fault.op}`);
+  } catch (failure) {
+    error.textContent = failure.message;
+  }
+  shown = "";
+  await refreshAll();
+}
+
+function renderForm(shared) {
+  const signature = JSON.stringify([shared.catalogue, formApp]);
+  if (signature === formBuilt) return;
+  formBuilt = signature;
+  replace(document.getElementById("fault-form-slot"), buildForm(shared));
+}
+
+async function remove(fault) {
+  try {
+    const reply = await control("DELETE", `/faults/${encodeURIComponent(fault.app)}/${fault.id}`);
+    announce(`Fault ${fault.id} removed after ${reply.hits} hits`);
+  } catch (error) {
+    announce(`Removing fault ${fault.id} failed: ${error.message}`);
+  }
+  shown = "";
+  await refreshAll();
+}
+
+export async function refresh(shared) {
+  const body = document.getElementById("faults-body");
+  if (!document.getElementById("fault-form-slot")) {
+    replace(body, h("div", { id: "fault-form-slot" }), h("div", { id: "fault-list" }));
+  }
+  renderForm(shared);
+  const reply = await control("GET", "/faults");
+  const signature = JSON.stringify(reply);
+  if (signature === shown) return;
+  shown = signature;
+  replace(document.getElementById("fault-list"),
+    table("Active faults", ["App", "Id", "Operation", "Code", "Status", "Hits", "Remaining", "Probability", "Delay (ms)", "Drop", ""],
+      reply.faults.map((fault) => h("tr", {},
+        h("td", {}, fault.app), h("td", {}, String(fault.id)), h("td", {}, fault.op),
+        h("td", {}, fault.code === null ? "" : String(fault.code)), h("td", {}, fault.status === null ? "" : String(fault.status)),
+        h("td", {}, String(fault.hits)), h("td", {}, fault.remaining === null ? "unlimited" : String(fault.remaining)),
+        h("td", {}, String(fault.probability)), h("td", {}, String(fault.delay_ms)), h("td", {}, fault.drop ? "yes" : "no"),
+        h("td", {}, h("button", { type: "button", class: "small", "aria-label": `Remove fault ${fault.id}`,
+          onclick: () => remove(fault) }, "Remove"))))));
+}

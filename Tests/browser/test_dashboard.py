@@ -1,0 +1,240 @@
+"""The dashboard at /_understudy/ui/, driven in Chromium the way a person (or a screen reader) finds things: by
+role and accessible name. Apps act through the REST routes; everything else happens in the page."""
+
+import re
+
+from playwright.sync_api import expect
+
+from conftest import BACKENDLESS, KII, KII_AUTH, call, open_page, shot
+
+VIEWS = ["Apps", "Users", "Outbox", "Devices", "Faults", "Journal", "Lua"]
+
+
+def app_card(page, app_id):
+    return page.get_by_role("article", name=re.compile(f"^{re.escape(app_id)}"))
+
+
+def users_of(page, app_id):
+    return page.get_by_role("region", name=f"Users of {app_id}")
+
+
+def test_every_view_is_a_section_with_its_heading_and_the_page_forbids_inline_script(dashboard):
+    for view in VIEWS:
+        expect(dashboard.get_by_role("heading", name=view, exact=True, level=2)).to_be_visible()
+    expect(dashboard.get_by_role("status").first).to_contain_text("Connected")
+    status, _ = call("GET", "/_understudy/ui/nope.js")
+    assert status == 404
+    response = dashboard.request.get(dashboard.url)
+    policy = response.headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "default-src 'self'" in policy and "unsafe-inline" not in policy
+    for view in VIEWS:
+        shot(dashboard.locator(f"section#{view.lower()}"), view.lower())
+
+
+def test_users_registered_over_rest_appear_and_can_be_confirmed(dashboard):
+    card = app_card(dashboard, "UNDERSTUDY-APP")
+    card.get_by_role("switch", name="email_confirmation").check()
+    expect(card.get_by_role("switch", name="email_confirmation")).to_be_checked()
+    status, user = call("POST", BACKENDLESS + "/users/register", {"email": "alice@example.com", "password": "pw"})
+    assert status == 200 and user["userStatus"] == "EMAIL_CONFIRMATION_PENDING"
+
+    table = users_of(dashboard, "UNDERSTUDY-APP").get_by_role("table", name="Users")
+    row = table.get_by_role("row").filter(has_text="alice@example.com")
+    expect(row).to_contain_text("EMAIL_CONFIRMATION_PENDING")
+    row.get_by_role("button", name="Confirm email alice@example.com").click()
+    expect(row).to_contain_text("ENABLED")
+    expect(row.get_by_role("button", name="Confirm email alice@example.com")).to_have_count(0)
+    row.get_by_role("button", name="Disable alice@example.com").click()
+    expect(row).to_contain_text("DISABLED")
+
+    # The confirmation email is in the outbox, its link clickable.
+    emails = dashboard.get_by_role("table", name="Emails")
+    expect(emails.get_by_role("link", name=re.compile("confirmemail"))).to_be_visible()
+
+
+def test_search_pages_in_the_server(dashboard):
+    for number in range(30):
+        call("POST", BACKENDLESS + "/users/register", {"email": f"u{number}@example.com", "password": "pw"})
+    block = users_of(dashboard, "UNDERSTUDY-APP")
+    expect(block.get_by_role("status")).to_have_text("1–25 of 30")
+    block.get_by_role("button", name="Next page").click()
+    expect(block.get_by_role("status")).to_have_text("26–30 of 30")
+    block.get_by_role("searchbox", name="Search users").fill("u17@")
+    expect(block.get_by_role("table", name="Users").get_by_role("row")).to_have_count(2)
+    expect(block.get_by_role("table", name="Users")).to_contain_text("u17@example.com")
+
+
+def test_an_sms_code_is_read_from_the_outbox_and_verifies_the_phone(dashboard):
+    card = app_card(dashboard, "understudy-kii-app")
+    card.get_by_role("switch", name="phone_verification").check()
+    expect(card.get_by_role("switch", name="phone_verification")).to_be_checked()
+    status, _ = call("POST", KII + "/users", {"loginName": "kim", "phoneNumber": "+819012345678", "password": "secret1"},
+                     {"Authorization": KII_AUTH})
+    assert status == 201
+
+    texts = dashboard.get_by_role("table", name="Text messages")
+    row = texts.get_by_role("row").filter(has_text="+819012345678")
+    code = row.locator(".sms-code")
+    expect(code).to_have_text(re.compile(r"^\d{6}$"))
+    shot(dashboard.locator("section#outbox"), "outbox")
+    status, reply = call("POST", KII + "/users/LOGIN_NAME:kim/phone-number/verify", {"verificationCode": code.inner_text()},
+                         {"Authorization": KII_AUTH})
+    assert status == 200, reply
+    kii_users = users_of(dashboard, "understudy-kii-app").get_by_role("table", name="Users")
+    expect(kii_users.get_by_role("row").filter(has_text="kim")).to_contain_text("+819012345678 verified")
+
+
+def test_an_injected_fault_makes_the_next_call_fail_in_the_journal(dashboard):
+    form = dashboard.get_by_role("form", name="Inject fault")
+    form.get_by_role("combobox", name="App").select_option("UNDERSTUDY-APP")
+    form.get_by_role("combobox", name="Operation").select_option("users.register")
+    form.get_by_role("combobox", name="Code").select_option("3033")
+    form.get_by_role("spinbutton", name="Times").fill("1")
+    form.get_by_role("button", name="Inject fault").click()
+    faults = dashboard.get_by_role("table", name="Active faults")
+    expect(faults.get_by_role("row").filter(has_text="users.register")).to_contain_text("3033")
+    shot(dashboard.locator("section#faults"), "faults")
+
+    status, reply = call("POST", BACKENDLESS + "/users/register", {"email": "bob@example.com", "password": "pw"})
+    assert status == 400 and reply["code"] == 3033
+
+    journal = dashboard.get_by_role("table", name="Journal")
+    failed = journal.get_by_role("row").filter(has_text="users.register").filter(has_text="3033")
+    expect(failed).to_contain_text("400")
+    dashboard.get_by_role("searchbox", name="Filter by code").fill("3033")
+    expect(journal.get_by_role("row")).to_have_count(2)
+    failed.get_by_role("button", name=re.compile("^Details of request")).click()
+    expect(journal).to_contain_text("bob@example.com")
+    expect(journal).to_contain_text("User already exists")
+    journal.get_by_role("button", name="Copy as curl").click()
+    curl = journal.get_by_label(re.compile("^curl for request"))
+    expect(curl).to_contain_text("curl -s -X POST")
+    expect(curl).to_contain_text("/UNDERSTUDY-APP/UNDERSTUDY-REST-KEY/users/register")
+    shot(dashboard.locator("section#journal"), "journal")
+
+    # Used up after one hit: the list is empty again.
+    expect(faults.get_by_role("row").filter(has_text="users.register")).to_have_count(0)
+
+
+def test_a_fault_can_be_removed(dashboard):
+    form = dashboard.get_by_role("form", name="Inject fault")
+    form.get_by_role("combobox", name="App").select_option("understudy-kii-app")
+    form.get_by_role("combobox", name="Operation").select_option("users.login")
+    form.get_by_role("combobox", name="Code").select_option("UNAUTHORIZED")
+    form.get_by_role("button", name="Inject fault").click()
+    faults = dashboard.get_by_role("table", name="Active faults")
+    expect(faults.get_by_role("row").filter(has_text="users.login")).to_have_count(1)
+    faults.get_by_role("button", name=re.compile("^Remove fault")).click()
+    expect(faults.get_by_role("row").filter(has_text="users.login")).to_have_count(0)
+
+
+def test_the_clock_advances_and_reset_brings_fresh_apps(dashboard):
+    card = app_card(dashboard, "UNDERSTUDY-APP")
+    clock = card.get_by_role("group", name="Clock of UNDERSTUDY-APP").locator("time")
+    expect(clock).to_have_text("2030-01-01 00:00:00Z")
+    card.get_by_role("button", name="Advance 1 minute").click()
+    expect(clock).to_have_text("2030-01-01 00:01:00Z")
+    card.get_by_role("button", name="Advance 1 hour").click()
+    expect(clock).to_have_text("2030-01-01 01:01:00Z")
+    card.get_by_role("button", name="Advance 1 day").click()
+    expect(clock).to_have_text("2030-01-02 01:01:00Z")
+    card.get_by_role("spinbutton", name="Seconds to advance").fill("59")
+    card.get_by_role("spinbutton", name="Seconds to advance").press("Enter")
+    expect(clock).to_have_text("2030-01-02 01:01:59Z")
+
+    call("POST", BACKENDLESS + "/users/register", {"email": "carol@example.com", "password": "pw"})
+    table = users_of(dashboard, "UNDERSTUDY-APP").get_by_role("table", name="Users")
+    expect(table).to_contain_text("carol@example.com")
+    expect(table).to_contain_text("2030-01-02 01:01:59Z")
+    dashboard.get_by_role("button", name="Reset", exact=True).click()
+    expect(table).not_to_contain_text("carol@example.com")
+    expect(clock).to_have_text("2030-01-01 00:00:00Z")
+
+
+def test_strings_from_the_app_are_shown_as_text(dashboard):
+    evil = "<img src=x onerror=alert(1)>"
+    call("POST", BACKENDLESS + "/users/register", {"email": "eve@example.com", "password": "pw", "name": evil})
+    call("POST", BACKENDLESS + "/messaging/registrations",
+         {"deviceToken": evil, "deviceId": "eve-phone", "os": "IOS", "channels": ["news"]})
+    call("POST", BACKENDLESS + "/messaging/news", {"message": "<script>alert(2)</script>"})
+    table = users_of(dashboard, "UNDERSTUDY-APP").get_by_role("table", name="Users")
+    expect(table.get_by_role("cell", name=evil, exact=True)).to_be_visible()
+    expect(dashboard.get_by_role("table", name="Pushes")).to_contain_text("<script>alert(2)</script>")
+    expect(dashboard.get_by_role("table", name="Devices")).to_contain_text(evil)
+    assert dashboard.locator("main img").count() == 0
+    dashboard.wait_for_timeout(500)
+    assert dashboard.problems == []
+    shot(dashboard.locator("section#users"), "users")
+    shot(dashboard.locator("section#devices"), "devices")
+
+
+def test_lua_chunks_run_and_show_results_and_output(dashboard):
+    box = dashboard.get_by_role("textbox", name="Lua chunk")
+    box.fill('print("hello from lua")\nreturn 1 + 2, "three"')
+    dashboard.get_by_role("form", name="Run Lua").get_by_role("button", name="Run").click()
+    expect(dashboard.get_by_label("Results", exact=True)).to_have_text('3\n"three"')
+    expect(dashboard.get_by_label("Printed output")).to_contain_text("hello from lua")
+    box.fill("error('boom')")
+    box.press("Control+Enter")
+    expect(dashboard.locator("section#lua").get_by_role("alert")).to_contain_text("boom")
+    dashboard.problems.clear()  # the browser logs the 400 LUA_ERROR the page just showed
+    box.fill('return understudy.app("kii").users.count()')
+    box.press("Control+Enter")
+    expect(dashboard.get_by_label("Results", exact=True)).to_have_text("0")
+    shot(dashboard.locator("section#lua"), "lua")
+
+
+def test_the_keyboard_alone_reaches_an_action(dashboard):
+    call("POST", BACKENDLESS + "/users/register", {"email": "kay@example.com", "password": "pw"})
+    block = users_of(dashboard, "UNDERSTUDY-APP")
+    expect(block).to_contain_text("kay@example.com")
+    block.get_by_role("searchbox", name="Search users").focus()
+    dashboard.keyboard.press("Tab")  # Search
+    dashboard.keyboard.press("Tab")  # the first focusable control in the table: the row's action
+    focused = dashboard.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert focused == "Disable kay@example.com"
+    dashboard.keyboard.press("Enter")
+    expect(block.get_by_role("table", name="Users")).to_contain_text("DISABLED")
+
+
+def test_a_narrow_dark_window_has_no_sideways_scrolling(browser, fresh):
+    call("POST", BACKENDLESS + "/users/register", {"email": "narrow@example.com", "password": "pw"})
+    for page in open_page(browser, __import__("conftest").BASE, viewport={"width": 640, "height": 900}, color_scheme="dark"):
+        expect(page.get_by_role("table", name="Users").first).to_contain_text("narrow@example.com")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 640, width
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(21, 23, 26)"
+        shot(page, "narrow-dark")
+
+
+def test_with_a_control_token_the_page_asks_for_it_and_never_puts_it_in_a_url(browser, start_server):
+    base = start_server("--control-token", "s3cret")
+    for page in open_page(browser, base):
+        form = page.get_by_role("form", name="Control token")
+        expect(form).to_be_visible()
+        form.get_by_label("Control token").fill("wrong")
+        form.get_by_role("button", name="Connect").click()
+        expect(form.get_by_role("alert")).to_have_text("That token was refused.")
+        form.get_by_label("Control token").fill("s3cret")
+        form.get_by_role("button", name="Connect").click()
+        expect(form).to_be_hidden()
+        expect(page.get_by_role("article", name=re.compile("^UNDERSTUDY-APP"))).to_be_visible()
+        assert all("s3cret" not in request.url for request in page.requests)
+        sent = [r for r in page.requests if "/_understudy/summary" in r.url and r.headers.get("x-understudy-token") == "s3cret"]
+        assert sent
+        page.problems.clear()  # the 401s before the token was given are expected
+
+
+def test_the_first_page_of_a_million_users_is_quick(browser, start_server, tmp_path):
+    setup = tmp_path / "million.lua"
+    setup.write_text('local b = understudy.backendless()\n'
+                     'b.users.seed{ count = 1000000, email = "user%d@example.com", password = "secret" }\n')
+    base = start_server("--script", str(setup))
+    status, page = call("GET", "/_understudy/users?app=backendless&limit=25", base=base)
+    assert status == 200 and page["total"] == 1000000 and page["users"][0]["email"] == "user1000000@example.com"
+    for dashboard in open_page(browser, base):
+        block = dashboard.get_by_role("region", name="Users of UNDERSTUDY-APP")
+        expect(block.get_by_role("status")).to_have_text("1–25 of 1,000,000", timeout=5000)
+        block.get_by_role("searchbox", name="Search users").fill("user424242@")
+        expect(block.get_by_role("table", name="Users")).to_contain_text("user424242@example.com", timeout=15000)
