@@ -48,6 +48,7 @@ struct LuaCall {
             throw LuaMisuse("this backend belongs to a scenario that has ended; create backends inside the scenario")
         }
         guard let typed = app as? App else { throw LuaMisuse("bound to a backend of another flavour") }
+        typed.faults.lastFired = nil  // so that `fail` can tell an injected error from a real one
         return typed
     }
 
@@ -243,6 +244,7 @@ struct LuaCall {
 
     /// Pushes `nil, err` for a backend error and returns 2.
     func fail(_ error: some LuaPresentable) -> Int32 {
+        recordProduced(error)
         lua_pushnil(L)
         error.push(to: L)
         return 2

@@ -22,6 +22,8 @@ final class ScenarioHost {
     /// Set for a live session (`understudy serve`): backends outlive scenarios, and the served requests'
     /// journal is readable from Lua.
     var live: LiveContext?
+    /// The error codes handed to Lua since the scenario began (`understudy run --codes`).
+    var producedCodes: [ProducedCode: Int] = [:]
 
     /// Starts a scenario: earlier backends become unreachable.
     func beginScenario(seed: UInt64) {
@@ -33,6 +35,7 @@ final class ScenarioHost {
         epoch += 1
         scenarioSeed = seed
         pendingError = nil
+        producedCodes.removeAll()
     }
 
     /// Adds a backend; returns its handle.

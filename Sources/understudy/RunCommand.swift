@@ -55,11 +55,15 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Memory one scenario's Lua state may use, in MiB.")
     var maxMemory: Int = 256
 
+    @OptionGroup(title: "Error-code coverage and watch mode")
+    var extras: RunExtras
+
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one scenario file or folder, e.g. `understudy run scenarios/`") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxInstructions < 1000 { throw ValidationError("--max-instructions must be at least 1000") }
         if maxMemory < 1 { throw ValidationError("--max-memory must be at least 1 (MiB)") }
+        try extras.validate()
         if shard != nil, parsedShard == nil {
             throw ValidationError("--shard must look like K/N with 1 ≤ K ≤ N, e.g. --shard 2/4")
         }
@@ -87,6 +91,10 @@ struct RunCommand: ParsableCommand {
             selection: ScenarioSelection(filter: filter, tags: tags, shard: parsedShard)
         )
         let runner = SuiteRunner(configuration: configuration)
+        if extras.watch {
+            try watch(runner)
+            return
+        }
         if list {
             try listScenarios(runner, files)
             return
@@ -101,12 +109,14 @@ struct RunCommand: ParsableCommand {
             console.write(pretty.render(event, previousFile: lastFile.swap(event)))
             console.flush()
         }
-        let report: String?
+        let coverage = extras.codes ? CodeCoverage(result: result) : nil
+        var report: String?
         switch format {
         case .pretty: report = nil
-        case .tap: report = TAPReporter().render(result)
+        case .tap: report = TAPReporter().render(result) + (coverage?.tapComment() ?? "")
         case .junit: report = JUnitReporter().render(result)
         }
+        if format == .junit, let coverage, let xml = report { report = coverage.addingProperties(toJUnit: xml) }
         if let output {
             guard let file = FileOutput(path: output) else { throw ValidationError("cannot write to \(output)") }
             file.write(report ?? (result.events.map { pretty.render($0, previousFile: nil) }.joined() + pretty.summary(result)))
@@ -115,9 +125,11 @@ struct RunCommand: ParsableCommand {
             console.write(report)
         }
         if streamsPretty { console.write(pretty.summary(result)) }
+        if streamsPretty, let coverage { console.write(coverage.renderTable()) }
         console.flush()
         if !result.loadErrors.isEmpty { FileOutput.exit(2) }
         if result.failed > 0 { FileOutput.exit(1) }
+        if let coverage, !extras.meetsMinimum(coverage) { FileOutput.exit(1) }
     }
 
     private func listScenarios(_ runner: SuiteRunner, _ files: [ScenarioFile]) throws {

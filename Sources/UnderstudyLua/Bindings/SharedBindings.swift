@@ -229,6 +229,7 @@ extension LuaCall {
         guard let app = host.app(handle) else {
             throw LuaMisuse("this backend belongs to a scenario that has ended; create backends inside the scenario")
         }
+        app.faults.lastFired = nil  // so that `fail` can tell an injected error from a real one
         return app
     }
 }

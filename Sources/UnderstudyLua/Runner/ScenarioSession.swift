@@ -103,6 +103,7 @@ final class ScenarioSession {
             if failure.fatal { self.state = nil }
         }
         outcome.output = state.takeOutput()
+        outcome.codes = state.host.producedCodes
         state.host.beginScenario(seed: 0)
         if self.state == nil { _ = state }  // the spent state is released here
         outcome.duration = MonotonicClock.seconds(since: start)
