@@ -7,7 +7,7 @@ struct UnderstudyCommand: ParsableCommand {
         commandName: "understudy",
         abstract: "A scriptable, in-memory stand-in for Backendless and Kii Cloud user, verification and push backends.",
         version: "0.1.0",
-        subcommands: [RunCommand.self, ServeCommand.self]
+        subcommands: [RunCommand.self, ServeCommand.self, InitCommand.self, TypesCommand.self, ExplainCommand.self]
     )
 
     /// Usage errors exit with 2 (argument-parser's default is 64).
