@@ -122,9 +122,12 @@ struct EditorTypesTests {
               end
               for _, name in ipairs{ "understudy", "expect", "backendless", "kii", "fault" } do walk(name, roots[name]) end
               for _, path in ipairs{ \(names) } do
-                local value = path:find(".", 1, true) and roots or roots._G
-                for part in path:gmatch("[^.]+") do value = type(value) == "table" and value[part] or nil end
-                if value ~= nil then print("resolve " .. path) end
+                local ok, value = pcall(function()
+                  local value = path:find(".", 1, true) and roots or roots._G
+                  for part in path:gmatch("[^.]+") do if type(value) == "table" then value = value[part] else value = nil end end
+                  return value
+                end)
+                if ok and value ~= nil then print("resolve " .. path) end
               end
               error("report")
             end)

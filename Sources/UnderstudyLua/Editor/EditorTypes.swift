@@ -145,6 +145,7 @@ function expect.fails(fn, pattern, label) end
 
 ---@class Understudy
 ---@field version string the Understudy version, "0.1.0"
+---@field journal Journal under `understudy serve` only: the requests the server answered
 understudy = {}
 
 ---A fresh Backendless app: no users, no devices, clock at 2030-01-01T00:00:00Z.
