@@ -81,6 +81,7 @@ struct LuaCall {
         guard let app = host.app(handle) else {
             throw LuaMisuse("this backend belongs to a scenario that has ended; create backends inside the scenario")
         }
+        app.faults.lastFired = nil  // so that `fail` can tell an injected error from a real one
         return app
     }
 
@@ -301,6 +302,7 @@ struct LuaCall {
 
     /// Pushes `nil, err` for a backend error and returns 2.
     func fail(_ error: some LuaPresentable) -> Int32 {
+        recordProduced(error)
         lua_pushnil(L)
         error.push(to: L)
         return 2

@@ -28,6 +28,8 @@ final class ScenarioHost {
 
     /// The backends reachable now: the scenario's, or the served world's.
     var apps: [any EmulatedApp] { world?.apps ?? scenarioApps }
+    /// The error codes handed to Lua since the scenario began (`understudy run --codes`).
+    var producedCodes: [ProducedCode: Int] = [:]
 
     /// Starts a scenario: earlier backends become unreachable.
     func beginScenario(seed: UInt64) {
@@ -39,6 +41,7 @@ final class ScenarioHost {
         epoch += 1
         scenarioSeed = seed
         pendingError = nil
+        producedCodes.removeAll()
     }
 
     /// Adds a backend; returns its handle.

@@ -55,9 +55,13 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Run the scenarios on threads of this process instead of worker processes (faster to start; a crash or a hang inside C code then ends the whole run).")
     var inProcess = false
 
+    @OptionGroup(title: "Error-code coverage and watch mode")
+    var extras: RunExtras
+
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one scenario file or folder, e.g. `understudy run scenarios/`") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        try extras.validate()
         if shard != nil, parsedShard == nil {
             throw ValidationError("--shard must look like K/N with 1 ≤ K ≤ N, e.g. --shard 2/4")
         }
@@ -95,6 +99,10 @@ struct RunCommand: ParsableCommand {
             workers: inProcess || list ? nil : workers
         )
         let runner = SuiteRunner(configuration: configuration)
+        if extras.watch {
+            try watch(runner)
+            return .success
+        }
         if list { return listScenarios(runner, files) }
 
         let console = FileOutput.standardOutput
@@ -105,12 +113,14 @@ struct RunCommand: ParsableCommand {
             guard streamsPretty else { return }
             console.write(pretty.render(event, previousFile: lastFile.swap(event)))
         }
-        let report: String?
+        let coverage = extras.codes ? CodeCoverage(result: result) : nil
+        var report: String?
         switch format {
         case .pretty: report = nil
-        case .tap: report = TAPReporter().render(result)
+        case .tap: report = TAPReporter().render(result) + (coverage?.tapComment() ?? "")
         case .junit: report = JUnitReporter().render(result)
         }
+        if format == .junit, let coverage, let xml = report { report = coverage.addingProperties(toJUnit: xml) }
         if let output {
             guard let file = FileOutput(path: output) else { throw ValidationError("cannot write to \(output)") }
             file.write(report ?? (result.events.map { pretty.render($0, previousFile: nil) }.joined() + pretty.summary(result)))
@@ -119,8 +129,11 @@ struct RunCommand: ParsableCommand {
             console.write(report)
         }
         if streamsPretty { console.write(pretty.summary(result)) }
+        if streamsPretty, let coverage { console.write(coverage.renderTable()) }
         if !result.loadErrors.isEmpty { return ExitCode(2) }
-        return result.failed > 0 ? .failure : .success
+        if result.failed > 0 { return .failure }
+        if let coverage, !extras.meetsMinimum(coverage) { return .failure }
+        return .success
     }
 
     private func listScenarios(_ runner: SuiteRunner, _ files: [ScenarioFile]) -> ExitCode {

@@ -8,7 +8,10 @@ struct UnderstudyCommand: ParsableCommand {
         commandName: "understudy",
         abstract: "A scriptable, in-memory stand-in for Backendless and Kii Cloud user, verification and push backends.",
         version: UnderstudyVersion.current,
-        subcommands: [RunCommand.self, ServeCommand.self, WorkerModeCommand.self]
+        subcommands: [
+            RunCommand.self, ServeCommand.self, InitCommand.self, TypesCommand.self, ExplainCommand.self,
+            WorkerModeCommand.self,
+        ]
     )
 
     /// Usage errors exit with 2 (argument-parser's default is 64).

@@ -68,6 +68,8 @@ public struct ScenarioOutcome: Sendable {
     public var output: String
     /// Seconds of wall time.
     public var duration: Double
+    /// The error codes the scenario's calls answered, by flavour, code and whether a fault injected them.
+    public var codes: [ProducedCode: Int] = [:]
 }
 
 extension ScenarioOutcome {

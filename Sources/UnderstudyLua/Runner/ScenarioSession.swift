@@ -122,6 +122,7 @@ final class ScenarioSession {
             if failure.fatal { self.state = nil }
         }
         outcome.output = state.takeOutput()
+        outcome.codes = state.host.producedCodes
         state.host.beginScenario(seed: 0)
         us_release_backend_memory(state.L)
         outcome.duration = MonotonicClock.seconds(since: start)

@@ -1,0 +1,80 @@
+/// Every error code a flavour answers, with what the docs say about it: the single source of `understudy
+/// explain`, of the `--codes` coverage table and of the code tables the docs are checked against.
+/// Tests keep it true to the error types: every code the errors' factories make is catalogued with the same status.
+public enum ErrorCatalogue {
+    /// How a scenario can make a code appear.
+    public enum Reach: String, Sendable, Hashable {
+        /// A real trigger in Lua: a call with the right arguments and settings answers it.
+        case lua
+        /// In Lua only through `app.faults.inject` (the real service's internal failures).
+        case injectionOnly = "injection only"
+        /// Only over HTTP (`understudy serve`): a wrong key, an unknown route, a malformed body.
+        case httpOnly = "HTTP only"
+    }
+
+    /// One catalogued code.
+    public struct Entry: Sendable, Hashable {
+        public var flavour: Flavour
+        /// The code as scenarios compare it: a Backendless number as text (`"3033"`) or a Kii `errorCode`.
+        public var code: String
+        /// The HTTP status `understudy serve` answers with.
+        public var status: Int
+        /// The message; `%s` stands for the property or value it names.
+        public var message: String
+        /// When it is answered.
+        public var when: String
+        /// The operations (contract names, `users.register`) that answer it; empty for HTTP-only codes.
+        public var operations: [String]
+        /// The settings that decide it (`registration`, `email_verification`, ...).
+        public var settings: [String]
+        public var reach: Reach
+        /// The contract version that names it: 1 (`lua-api.md`, `errors.md`) or 2 (`lifecycle.md`).
+        public var version: Int
+
+        public init(
+            _ flavour: Flavour, _ code: String, status: Int, message: String, when: String, operations: [String] = [],
+            settings: [String] = [], reach: Reach = .lua, version: Int = 1
+        ) {
+            self.flavour = flavour
+            self.code = code
+            self.status = status
+            self.message = message
+            self.when = when
+            self.operations = operations
+            self.settings = settings
+            self.reach = reach
+            self.version = version
+        }
+
+        /// A Backendless code as its number; nil for Kii codes.
+        public var number: Int? { flavour == .backendless ? Int(code) : nil }
+    }
+
+    /// Every catalogued code of a flavour, in the docs' order.
+    public static func entries(of flavour: Flavour) -> [Entry] {
+        switch flavour {
+        case .backendless: return BackendlessError.catalogueEntries
+        case .kii: return KiiError.catalogueEntries
+        }
+    }
+
+    /// Every catalogued code of both flavours.
+    public static var all: [Entry] { Flavour.allCases.flatMap(entries(of:)) }
+
+    /// The entries whose code is `code` (a Backendless number such as `3033` or a Kii code such as
+    /// `USER_ALREADY_EXISTS`, case-insensitively for Kii), in one flavour or in both.
+    public static func lookup(_ code: String, flavour: Flavour? = nil) -> [Entry] {
+        let flavours = flavour.map { [$0] } ?? Flavour.allCases
+        return flavours.flatMap(entries(of:)).filter { entry in
+            entry.flavour == .backendless ? entry.code == code : entry.code.lowercased() == code.lowercased()
+        }
+    }
+
+    /// The order in which an operation's checks run: the first that applies decides the code (`fault` first).
+    public static func checkOrder(of flavour: Flavour) -> [String: [String]] {
+        switch flavour {
+        case .backendless: return BackendlessError.checkOrder
+        case .kii: return KiiError.checkOrder
+        }
+    }
+}

@@ -1,0 +1,102 @@
+extension KiiError {
+    private static func entry(
+        _ status: Int, _ code: String, _ message: String, when: String, _ operations: [String] = [], settings: [String] = [],
+        reach: ErrorCatalogue.Reach = .lua, version: Int = 1
+    ) -> ErrorCatalogue.Entry {
+        ErrorCatalogue.Entry(
+            .kii, code, status: status, message: message, when: when, operations: operations, settings: settings,
+            reach: reach, version: version
+        )
+    }
+
+    /// Every `errorCode` the Kii flavour answers: what `understudy explain` shows and what `understudy run --codes`
+    /// counts.
+    public static let catalogueEntries: [ErrorCatalogue.Entry] = [
+        entry(400, "INVALID_INPUT_DATA", "%s %s must be ... (the message names the field and its rule)",
+              when: "a field breaks its rule (field names it: loginName, emailAddress, country, phoneNumber, password), no identifier, a verification combination the settings forbid, a landline phone number",
+              ["users.register", "users.change_email", "users.change_phone", "users.seed", "users.complete_password_reset",
+               "users.change_password", "users.update", "installations.register"],
+              settings: ["email_verification", "phone_verification"]),
+        entry(400, "PASSWORD_TOO_SHORT", "The password must be at least 4 characters long",
+              when: "a password shorter than 4 characters", ["users.register", "users.complete_password_reset", "users.change_password"]),
+        entry(409, "USER_ALREADY_EXISTS", "User with %s %s already exists",
+              when: "username, email or phone already taken (field = loginName, emailAddress or phoneNumber; value)",
+              ["users.register", "users.change_email", "users.change_phone", "users.update"]),
+        entry(400, "invalid_grant", "The user was not found or a wrong password was provided",
+              when: "login with an unknown identifier, a wrong password, or an address not yet verified",
+              ["users.login"], settings: ["email_verification", "phone_verification"]),
+        entry(404, "USER_NOT_FOUND", "User with userID %s was not found",
+              when: "verify, change, resend (and the version 2 user calls) on an unknown user",
+              ["users.verify_email", "users.verify_phone", "users.change_email", "users.change_phone",
+               "users.resend_email_verification", "users.resend_phone_verification", "users.request_password_reset",
+               "users.complete_password_reset", "users.open_reset_link", "users.change_password", "users.update",
+               "users.delete", "users.set_disabled", "installations.register", "push.send_to_user"]),
+        entry(403, "INVALID_VERIFICATION_CODE", "The verification code %s is not valid for the %s",
+              when: "a wrong verification code (the right one keeps working); a wrong or unrequested reset PIN",
+              ["users.verify_email", "users.verify_phone", "users.complete_password_reset"],
+              settings: ["email_verification", "phone_verification"]),
+        entry(400, "INVALID_ACCOUNT_STATUS", "The %s is already verified (nothing waits for verification)",
+              when: "verifying or resending when nothing waits for verification",
+              ["users.verify_email", "users.verify_phone", "users.resend_email_verification", "users.resend_phone_verification"]),
+        entry(410, "PHONE_NUMBER_VERIFICATION_CODE_EXPIRED", "The phone number verification code has expired (codes live %s seconds)",
+              when: "the right SMS code, more than sms_code_ttl seconds after it was sent",
+              ["users.verify_phone"], settings: ["phone_verification", "sms_code_ttl"]),
+        entry(503, "RESOURCE_TEMPORARILY_UNAVAILABLE", "Unable to register user: the emulator holds its maximum of %s users",
+              when: "by app.faults.inject; also when a backend already holds 5 000 000 users",
+              KiiOperation.names, reach: .injectionOnly),
+        entry(401, "UNAUTHORIZED", "The access token or app credentials are missing or wrong",
+              when: "over HTTP only: missing or wrong app credentials or token", reach: .httpOnly),
+        entry(404, "APP_NOT_FOUND", "The application %s was not found",
+              when: "over HTTP only: no Kii app is served under the path's app id", reach: .httpOnly),
+        entry(400, "ACCOUNT_TYPE_NOT_SUPPORTED", "The account type %s is not supported",
+              when: "over HTTP only: a {user} with a prefix other than EMAIL:, PHONE:, LOGIN_NAME:", reach: .httpOnly),
+        entry(400, "unsupported_grant_type", "The grant_type %s is not supported by the emulator; use password",
+              when: "over HTTP only: a login with a grant_type other than password", reach: .httpOnly),
+        entry(400, "INVALID_JSON", "Could not parse request with message: %s",
+              when: "over HTTP only: a body that is not JSON", reach: .httpOnly),
+        entry(415, "UNSUPPORTED_MEDIA_TYPE", "%s is not a JSON content type",
+              when: "over HTTP only: a Content-Type that is not JSON", reach: .httpOnly),
+        entry(413, "REQUEST_ENTITY_TOO_LARGE", "the request body is larger than %s bytes",
+              when: "over HTTP only: a body over 1 MiB", reach: .httpOnly),
+        // Version 2 of the contract (lifecycle.md)
+        entry(401, "USER_DISABLED", "The user %s is disabled",
+              when: "a disabled user requests or completes a password reset, or verifies an address",
+              ["users.request_password_reset", "users.complete_password_reset", "users.verify_email", "users.verify_phone"],
+              version: 2),
+        entry(409, "INVALID_STATUS", "The %s the reset needs is missing or not verified",
+              when: "request_password_reset when the address the method needs is missing or not verified",
+              ["users.request_password_reset"], settings: ["email_verification", "phone_verification"], version: 2),
+        entry(410, "PIN_CODE_EXPIRED", "The password reset PIN has expired",
+              when: "complete_password_reset with the right PIN more than sms_reset_pin_ttl seconds after it was sent",
+              ["users.complete_password_reset"], settings: ["sms_reset_pin_ttl"], version: 2),
+        entry(401, "WRONG_PASSWORD", "The old password is wrong", when: "change_password with a wrong old password",
+              ["users.change_password"], version: 2),
+        entry(404, "INSTALLATION_NOT_FOUND", "Installation %s was not found", when: "installations.unregister of an unknown installation",
+              ["installations.unregister"], version: 2),
+        entry(403, "WRONG_TOKEN", "The access token is not valid", when: "users.me (or any call over HTTP) with a token that stopped working",
+              ["users.me"], version: 2),
+    ]
+
+    /// The checks of each operation, first to last (docs/errors.md, "Order of checks"; version 2 from lifecycle.md).
+    public static let checkOrder: [String: [String]] = [
+        "users.register": ["fault", "INVALID_INPUT_DATA", "PASSWORD_TOO_SHORT", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS", "RESOURCE_TEMPORARILY_UNAVAILABLE"],
+        "users.login": ["fault", "invalid_grant"],
+        "users.verify_email": ["fault", "USER_NOT_FOUND", "INVALID_ACCOUNT_STATUS", "INVALID_VERIFICATION_CODE"],
+        "users.verify_phone": ["fault", "USER_NOT_FOUND", "INVALID_ACCOUNT_STATUS", "INVALID_VERIFICATION_CODE", "PHONE_NUMBER_VERIFICATION_CODE_EXPIRED"],
+        "users.change_email": ["fault", "USER_NOT_FOUND", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS"],
+        "users.change_phone": ["fault", "USER_NOT_FOUND", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS"],
+        "users.resend_email_verification": ["USER_NOT_FOUND", "INVALID_ACCOUNT_STATUS"],
+        "users.resend_phone_verification": ["USER_NOT_FOUND", "INVALID_ACCOUNT_STATUS"],
+        "users.request_password_reset": ["fault", "USER_NOT_FOUND", "USER_DISABLED", "INVALID_STATUS"],
+        "users.complete_password_reset": ["fault", "USER_NOT_FOUND", "USER_DISABLED", "INVALID_INPUT_DATA", "PASSWORD_TOO_SHORT", "INVALID_VERIFICATION_CODE", "PIN_CODE_EXPIRED"],
+        "users.open_reset_link": ["fault", "USER_NOT_FOUND"],
+        "users.change_password": ["fault", "USER_NOT_FOUND", "WRONG_PASSWORD", "PASSWORD_TOO_SHORT"],
+        "users.update": ["fault", "USER_NOT_FOUND", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS"],
+        "users.delete": ["fault", "USER_NOT_FOUND"],
+        "users.set_disabled": ["fault", "USER_NOT_FOUND"],
+        "users.me": ["fault", "WRONG_TOKEN"],
+        "installations.register": ["fault", "USER_NOT_FOUND", "INVALID_INPUT_DATA"],
+        "installations.unregister": ["fault", "INSTALLATION_NOT_FOUND"],
+        "push.send_to_user": ["fault", "USER_NOT_FOUND"],
+    ]
+}

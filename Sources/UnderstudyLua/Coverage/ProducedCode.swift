@@ -1,0 +1,44 @@
+internal import CLua
+internal import CLuaShim
+public import Understudy
+
+/// An error code a scenario's call answered: which flavour, which code, and whether an injected fault made it.
+public struct ProducedCode: Sendable, Hashable {
+    public var flavour: Flavour
+    /// A Backendless number as text (`"3033"`) or a Kii `errorCode`.
+    public var code: String
+    /// True when `app.faults.inject` produced it rather than the call's real trigger.
+    public var injected: Bool
+
+    public init(flavour: Flavour, code: String, injected: Bool) {
+        self.flavour = flavour
+        self.code = code
+        self.injected = injected
+    }
+}
+
+/// An error that can say which catalogued code it is.
+protocol CataloguedError {
+    var flavour: Flavour { get }
+    var catalogueCode: String { get }
+}
+
+extension BackendlessError: CataloguedError {
+    var flavour: Flavour { .backendless }
+    var catalogueCode: String { String(code) }
+}
+
+extension KiiError: CataloguedError {
+    var flavour: Flavour { .kii }
+    var catalogueCode: String { code }
+}
+
+extension LuaCall {
+    /// Counts the code of an error handed to Lua, as produced by an injected fault when one fired in this call.
+    func recordProduced(_ error: some LuaPresentable) {
+        guard let error = error as? any CataloguedError else { return }
+        let handle = Int64(us_tointeger(L, us_upvalueindex(2), nil))
+        let injected = host.app(handle)?.faults.lastFired?.code != nil
+        host.producedCodes[ProducedCode(flavour: error.flavour, code: error.catalogueCode, injected: injected), default: 0] += 1
+    }
+}

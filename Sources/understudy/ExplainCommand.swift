@@ -1,0 +1,47 @@
+import ArgumentParser
+import Understudy
+import UnderstudyLua
+
+/// `understudy explain [CODE]`: what an error code means and how to produce it.
+struct ExplainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Explain an error code: status, message, operations, settings, check order, a scenario and curl commands producing it.",
+        discussion: """
+            CODE is a Backendless number (3033) or a Kii errorCode (USER_ALREADY_EXISTS). With no CODE, lists the \
+            whole catalogue. The examples come from the same catalogue as `understudy run --codes`.
+            """
+    )
+
+    @Argument(help: "The error code; none lists the catalogue.")
+    var code: String?
+
+    @Option(help: "backendless or kii, when a code exists in both.")
+    var flavour: String?
+
+    func run() throws {
+        var selected: Flavour?
+        if let flavour {
+            guard let known = Flavour(rawValue: flavour.lowercased()) else {
+                throw ValidationError("--flavour must be backendless or kii, got \(flavour)")
+            }
+            selected = known
+        }
+        guard let code else {
+            FileOutput.standardOutput.write(CodeExplanation.list())
+            return
+        }
+        let entries = ErrorCatalogue.lookup(code, flavour: selected)
+        switch entries.count {
+        case 0:
+            throw ValidationError("\(code) is not in the \(selected.map { $0.rawValue + " " } ?? "")catalogue (understudy explain lists it)")
+        case 1:
+            FileOutput.standardOutput.write(CodeExplanation.render(entries[0]))
+        default:
+            if Set(entries.map(\.flavour)).count > 1 {
+                throw ValidationError("\(code) is a code of both flavours: add --flavour backendless or --flavour kii")
+            }
+            FileOutput.standardOutput.write(entries.map(CodeExplanation.render).joined(separator: "\n"))
+        }
+    }
+}

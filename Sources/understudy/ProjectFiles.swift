@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writing the files `understudy types` and `understudy init` make.
+enum ProjectFiles {
+    /// Creates `path`'s missing parent folders.
+    static func makeParents(of path: String) throws(FileProblem) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        let parts = path.split(separator: "/").dropLast()
+        for part in parts {
+            prefix += part
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { throw FileProblem("cannot create the folder \(prefix)") }
+            prefix += "/"
+        }
+    }
+
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// Writes `text` to `path`, creating its folders.
+    static func write(_ text: String, to path: String) throws(FileProblem) {
+        try makeParents(of: path)
+        guard let file = FileOutput(path: path) else { throw FileProblem("cannot write \(path)") }
+        file.write(text)
+        file.close()
+    }
+
+    /// `dir/name`, or `name` for the current folder.
+    static func join(_ directory: String, _ name: String) -> String {
+        directory == "." || directory.isEmpty ? name : (directory.hasSuffix("/") ? directory + name : directory + "/" + name)
+    }
+}
+
+/// A file that could not be written, with the reason.
+struct FileProblem: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Understudy
+import UnderstudyLua
+
+/// The options `understudy run` adds for writing scenarios comfortably: error-code coverage and watch mode.
+struct RunExtras: ParsableArguments {
+    @Flag(help: "Add a table of every catalogued error code: produced by its real trigger, only by injection, or not at all (JUnit: properties; TAP: trailing comments).")
+    var codes = false
+
+    @Option(name: .customLong("codes-min"), help: ArgumentHelp("With --codes: fail the run when less than PCT % of the codes reachable in Lua are produced by their real trigger (each flavour).", valueName: "PCT"))
+    var codesMin: Double?
+
+    @Flag(help: "Keep running: re-run the files that change and show only what changed since the last run (Ctrl-C stops).")
+    var watch = false
+
+    func validate() throws {
+        if let codesMin {
+            guard codes else { throw ValidationError("--codes-min needs --codes") }
+            guard (0...100).contains(codesMin) else { throw ValidationError("--codes-min must be a percentage from 0 to 100") }
+        }
+    }
+
+    /// False when --codes-min is given and a flavour's share of codes produced by real triggers is below it.
+    func meetsMinimum(_ coverage: CodeCoverage) -> Bool {
+        guard let codesMin else { return true }
+        var meets = true
+        for flavour in Flavour.allCases {
+            let percent = coverage.percent(flavour)
+            if percent + 1e-9 < codesMin {
+                FileOutput.standardError.write(
+                    "understudy run: \(flavour.rawValue) error codes produced by their real trigger: \(CodeCoverage.format(percent)) %, below --codes-min \(CodeCoverage.format(codesMin))\n"
+                )
+                meets = false
+            }
+        }
+        return meets
+    }
+}
+
+extension RunCommand {
+    /// `--watch`: runs, then re-runs on every change until interrupted.
+    func watch(_ runner: SuiteRunner) throws {
+        guard format == .pretty, output == nil, !list else {
+            throw ValidationError("--watch shows the pretty report on the terminal; it does not combine with --format, --output or --list")
+        }
+        guard let watcher = FileWatcher(paths: paths) else {
+            throw ValidationError("cannot watch \(paths.joined(separator: " ")): the system refused a file watch")
+        }
+        let session = WatchSession(paths: paths, runner: runner, verbose: verbose)
+        let console = FileOutput.standardOutput
+        session.watch(with: watcher, output: { console.write($0) })
+    }
+}
