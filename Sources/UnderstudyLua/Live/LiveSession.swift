@@ -125,20 +125,9 @@ public final class LiveSession {
         }
         var outcomes: [ScenarioOutcome] = []
         for declaration in ScenarioSession.readDeclarations(L) {
-            let start = MonotonicClock.now()
-            us_reset_budget(L, limits.maxInstructions)
             state.host.currentL = nil
-            var outcome = ScenarioOutcome(
-                file: file.path, declaration: declaration, status: .passed, message: nil, location: nil, traceback: nil,
-                output: "", duration: 0
-            )
-            let status = us_run_scenario(L, Int32(declaration.index), lua_Integer(Int64(bitPattern: seed)))
-            if status != LUA_OK {
-                outcome.settle(with: state.failure(status: status))
-                if state.isSpent { us_recover(L) }
-            }
-            outcome.output = state.takeOutput()
-            outcome.duration = MonotonicClock.seconds(since: start)
+            let (outcome, spent) = state.runScenario(declaration, of: file.path, seed: seed, limits: limits)
+            if spent { us_recover(L) }
             outcomes.append(outcome)
         }
         us_clear_scenarios(L)

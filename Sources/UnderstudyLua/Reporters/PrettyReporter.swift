@@ -60,7 +60,6 @@ public struct PrettyReporter: Sendable {
         var body = body
         while body.hasSuffix("\n") { body.removeLast() }
         let cleaned = body.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix("stack traceback:") ? String($0) : String($0) }
             .filter { $0 != "stack traceback:" }
             .joined(separator: "\n")
         return "      \(title):\n" + indent(cleaned, by: 8)

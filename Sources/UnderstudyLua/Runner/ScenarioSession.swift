@@ -91,11 +91,6 @@ final class ScenarioSession {
     /// Runs scenario `index` (1-based) with its own seed.
     func run(_ index: Int, seed scenarioSeed: UInt64) -> ScenarioOutcome {
         let declaration = declarations[index - 1]
-        let start = MonotonicClock.now()
-        var outcome = ScenarioOutcome(
-            file: file.path, declaration: declaration, status: .passed, message: nil, location: nil, traceback: nil,
-            output: "", duration: 0
-        )
         let state: LuaState
         if let existing = self.state {
             state = existing
@@ -104,28 +99,20 @@ final class ScenarioSession {
                 state = try makeState()
                 self.state = state
             } catch {
-                outcome.status = .failed
+                var outcome = ScenarioOutcome(
+                    file: file.path, declaration: declaration, status: .failed, message: nil, location: nil,
+                    traceback: nil, output: "", duration: 0
+                )
                 outcome.message = "the file could not be loaded again after a spent scenario: \(error.message)"
-                outcome.duration = MonotonicClock.seconds(since: start)
                 return outcome
             }
         }
-        us_reset_budget(state.L, limits.maxInstructions)
         state.host.beginScenario(seed: scenarioSeed)
         us_release_backend_memory(state.L)
-        state.startDeadline(limits.timeout)
-        let status = us_run_scenario(state.L, Int32(index), lua_Integer(Int64(bitPattern: scenarioSeed)))
-        state.startDeadline(0)
-        if status != LUA_OK {
-            let failure = state.failure(status: status)
-            outcome.settle(with: failure)
-            if failure.fatal { self.state = nil }
-        }
-        outcome.output = state.takeOutput()
-        outcome.codes = state.host.producedCodes
+        let (outcome, spent) = state.runScenario(declaration, of: file.path, seed: scenarioSeed, limits: limits)
+        if spent { self.state = nil }
         state.host.beginScenario(seed: 0)
         us_release_backend_memory(state.L)
-        outcome.duration = MonotonicClock.seconds(since: start)
         return outcome
     }
 
