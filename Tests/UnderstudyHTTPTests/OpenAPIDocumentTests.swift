@@ -10,6 +10,8 @@ import UnderstudyHTTP
 struct OpenAPIDocument {
     struct Operation {
         var summary: String?
+        /// `x-understudy-operation`: the emulator's operation a vendor route runs.
+        var understudyOperation: String?
         /// The documented statuses ("200", "400", ..., "default").
         var statuses: Set<String> = []
     }
@@ -62,6 +64,9 @@ struct OpenAPIDocument {
                 inResponses = trimmed == "responses:"
                 if trimmed.hasPrefix("summary:") {
                     operations[current]?.summary = Self.scalar(trimmed.dropFirst("summary:".count))
+                }
+                if trimmed.hasPrefix("x-understudy-operation:") {
+                    operations[current]?.understudyOperation = Self.scalar(trimmed.dropFirst("x-understudy-operation:".count))
                 }
             case 8 where inResponses:
                 if let current, let status = Self.key(of: trimmed) { operations[current]?.statuses.insert(status) }
@@ -135,10 +140,12 @@ struct OpenAPIDocumentTests {
                 return
             }
             var served: [String: String] = [:]
+            var servedOperations: [String: String] = [:]
             for route in routes {
                 let method = route["method"]?.stringValue ?? ""
                 let path = route["path"]?.stringValue ?? ""
                 served[OpenAPIDocument.normalised("\(method) \(path)")] = route["summary"]?.stringValue
+                servedOperations[OpenAPIDocument.normalised("\(method) \(path)")] = route["operation"]?.stringValue
             }
             let documented = Dictionary(
                 document.operations.map { (OpenAPIDocument.normalised($0.key), $0.value) }, uniquingKeysWith: { a, _ in a }
@@ -152,8 +159,27 @@ struct OpenAPIDocumentTests {
             for (operation, summary) in served {
                 guard let entry = documented[operation] else { continue }
                 #expect(entry.summary == summary, "\(operation): the document's summary differs from the route table's")
+                #expect(
+                    entry.understudyOperation == servedOperations[operation],
+                    "\(operation): x-understudy-operation differs from the operation the route runs"
+                )
             }
         }
+    }
+
+    @Test("every vendor route names an operation of its flavour's vocabulary, and every operation is in docs/lua-api.md")
+    func operationVocabulary() async throws {
+        let document = try OpenAPIDocument.load()
+        for (route, entry) in document.operations where !route.contains("/_understudy") {
+            let name = try #require(entry.understudyOperation, "\(route) names no x-understudy-operation")
+            let flavourOperations = route.contains("/api/") ? KiiOperation.names : BackendlessOperation.names
+            #expect(flavourOperations.contains(name), "\(route): '\(name)' is not an operation of its flavour")
+        }
+        let reference = try String(
+            contentsOf: OpenAPIDocument.url.deletingLastPathComponent().appendingPathComponent("lua-api.md"), encoding: .utf8
+        )
+        let undocumented = (BackendlessOperation.names + KiiOperation.names).filter { !reference.contains("`\($0)`") }
+        #expect(undocumented == [], "operations docs/lua-api.md does not document")
     }
 
     /// A request that goes wrong, the documented operation it belongs to, and the error shape it must answer in.

@@ -91,10 +91,13 @@ enum ControlPresentation {
 
     // MARK: Routes
 
+    /// `{"method","path","area","summary"}`, and `"operation"` for a vendor route.
     static func route(_ route: RouteDescription) -> JSON {
-        [
-            "method": .string(route.method.rawValue), "path": .string(route.path), "area": .string(route.area.rawValue),
-            "summary": .string(route.summary),
+        var members: [JSON.Member] = [
+            .init("method", .string(route.method.rawValue)), .init("path", .string(route.path)),
+            .init("area", .string(route.area.rawValue)), .init("summary", .string(route.summary)),
         ]
+        if let operation = route.operation { members.append(.init("operation", .string(operation))) }
+        return .object(members)
     }
 }

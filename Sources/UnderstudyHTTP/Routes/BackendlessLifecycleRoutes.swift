@@ -8,29 +8,20 @@ internal import Understudy
 /// Registered from `BackendlessRoutes.register`.
 enum BackendlessLifecycleRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
-        func add(_ method: HTTPRequest.Method, _ path: String, _ body: BodyKind, _ summary: String, _ handler: @escaping RouteHandler) {
-            table.add(
-                RouteDescription(method: method, path: BackendlessRoutes.prefix + path, area: .backendless, summary: summary),
-                body: body, handler
-            )
-        }
-        add(.get, "/info", .none, "App info the JS SDK loads at start (loggers, rtURL)", info)
-        add(.get, "/users/restorepassword/{identity}", .none, "Send the password-recovery email", restorePassword)
-        add(.get, "/users/changepassword/{token}", .none, "The recovery link's page: a form for a new password", changePasswordPage)
-        add(.post, "/users/changepassword/{token}", .text, "The recovery page's form: set the new password", changePassword)
-        add(.post, "/users/resendconfirmation/{identity}", .none, "Send the confirmation email again", resendConfirmation)
-        add(
-            .post, "/users/createEmailConfirmationURL/{identity}", .none, "A new confirmation link, sent nowhere",
-            confirmationURL
-        )
-        add(.put, "/users/{objectId}", .json, "Update the user of the user-token header", updateUser)
-        add(.get, "/data/Users/{objectId}", .none, "Read a user by objectId", getUser)
-        add(.delete, "/data/Users/{objectId}", .none, "Delete a user by objectId", deleteUser)
-        add(.get, "/users/userroles", .none, "The roles of the caller", userRoles)
-        add(.get, "/users/userclassprops", .none, "The columns of the Users table", userClassProperties)
-        add(.post, "/users/verifypassword", .none, "Verify a password (CloudCode only: 3122)", verifyPassword)
-        add(.post, "/users/verifypassowrd", .none, "Verify a password, the JS SDK's spelling (CloudCode only: 3122)", verifyPassword)
-        add(.get, "/messaging/{messageId}", .none, "The status of a published message", messageStatus)
+        table.addBackendless(.get, "/info", .none, .appInfo, "App info the JS SDK loads at start (loggers, rtURL)", info)
+        table.addBackendless(.get, "/users/restorepassword/{identity}", .none, .restorePassword, "Send the password-recovery email", restorePassword)
+        table.addBackendless(.get, "/users/changepassword/{token}", .none, .resetPassword, "The recovery link's page: a form for a new password", changePasswordPage)
+        table.addBackendless(.post, "/users/changepassword/{token}", .text, .resetPassword, "The recovery page's form: set the new password", changePassword)
+        table.addBackendless(.post, "/users/resendconfirmation/{identity}", .none, .resendConfirmation, "Send the confirmation email again", resendConfirmation)
+        table.addBackendless(.post, "/users/createEmailConfirmationURL/{identity}", .none, .confirmationURL, "A new confirmation link, sent nowhere", confirmationURL)
+        table.addBackendless(.put, "/users/{objectId}", .json, .updateUser, "Update the user of the user-token header", updateUser)
+        table.addBackendless(.get, "/data/Users/{objectId}", .none, .getUser, "Read a user by objectId", getUser)
+        table.addBackendless(.delete, "/data/Users/{objectId}", .none, .deleteUser, "Delete a user by objectId", deleteUser)
+        table.addBackendless(.get, "/users/userroles", .none, .userRoles, "The roles of the caller", userRoles)
+        table.addBackendless(.get, "/users/userclassprops", .none, .describeUsers, "The columns of the Users table", userClassProperties)
+        table.addBackendless(.post, "/users/verifypassword", .none, .verifyPassword, "Verify a password (CloudCode only: 3122)", verifyPassword)
+        table.addBackendless(.post, "/users/verifypassowrd", .none, .verifyPassword, "Verify a password, the JS SDK's spelling (CloudCode only: 3122)", verifyPassword)
+        table.addBackendless(.get, "/messaging/{messageId}", .none, .messageStatus, "The status of a published message", messageStatus)
     }
 
     // MARK: Plumbing

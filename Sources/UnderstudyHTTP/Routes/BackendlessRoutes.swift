@@ -9,19 +9,16 @@ enum BackendlessRoutes {
     static let prefix = "/{appId}/{apiKey}"
 
     static func register(in table: inout RouteTable<RouteHandler>) {
-        func add(_ method: HTTPRequest.Method, _ path: String, _ body: BodyKind, _ summary: String, _ handler: @escaping RouteHandler) {
-            table.add(RouteDescription(method: method, path: prefix + path, area: .backendless, summary: summary), body: body, handler)
-        }
-        add(.post, "/users/register", .json, "Register a user (or convert a guest)", registerUser)
-        add(.post, "/users/login", .json, "Log in with the identity property and password", login)
-        add(.get, "/users/logout", .none, "End the session of the user-token header", logout)
-        add(.post, "/users/register/guest", .json, "Create a guest account and log it in", guestLogin)
-        add(.get, "/users/confirmemail/{token}", .none, "The link of the confirmation email", confirmEmail)
-        add(.get, "/users/isvalidusertoken/{userToken}", .none, "Whether a user-token is a live session", isValidToken)
-        add(.post, "/messaging/registrations", .json, "Register a device for push notifications", registerDevice)
-        add(.get, "/messaging/registrations/{deviceId}", .none, "A device's registration", getDevice)
-        add(.delete, "/messaging/registrations/{deviceId}", .none, "Cancel a device's registration", unregisterDevice)
-        add(.post, "/messaging/{channel}", .json, "Publish a push notification to a channel or to devices", publish)
+        table.addBackendless(.post, "/users/register", .json, .register, "Register a user (or convert a guest)", registerUser)
+        table.addBackendless(.post, "/users/login", .json, .login, "Log in with the identity property and password", login)
+        table.addBackendless(.get, "/users/logout", .none, .logout, "End the session of the user-token header", logout)
+        table.addBackendless(.post, "/users/register/guest", .json, .guestLogin, "Create a guest account and log it in", guestLogin)
+        table.addBackendless(.get, "/users/confirmemail/{token}", .none, .confirmEmail, "The link of the confirmation email", confirmEmail)
+        table.addBackendless(.get, "/users/isvalidusertoken/{userToken}", .none, .isValidToken, "Whether a user-token is a live session", isValidToken)
+        table.addBackendless(.post, "/messaging/registrations", .json, .registerDevice, "Register a device for push notifications", registerDevice)
+        table.addBackendless(.get, "/messaging/registrations/{deviceId}", .none, .getDevice, "A device's registration", getDevice)
+        table.addBackendless(.delete, "/messaging/registrations/{deviceId}", .none, .unregisterDevice, "Cancel a device's registration", unregisterDevice)
+        table.addBackendless(.post, "/messaging/{channel}", .json, .publish, "Publish a push notification to a channel or to devices", publish)
         BackendlessLifecycleRoutes.register(in: &table)
     }
 

@@ -10,13 +10,10 @@ internal import Understudy
 /// token answers 401 `UNAUTHORIZED`.
 enum KiiInstallationRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
-        func add(_ method: HTTPRequest.Method, _ path: String, _ body: BodyKind, _ summary: String, _ handler: @escaping RouteHandler) {
-            table.add(RouteDescription(method: method, path: KiiRoutes.prefix + path, area: .kii, summary: summary), body: body, handler)
-        }
-        add(.post, "/installations", .json, "Register a device for push (201); the same type and registration id moves to the new owner", create)
-        add(.get, "/installations/{installation}", .none, "An installation by id, or by {deviceType}:{registrationID}", get)
-        add(.delete, "/installations/{installation}", .none, "Delete an installation by id, or by {deviceType}:{registrationID} (204)", delete)
-        add(.get, "/installations/{installation}/mqtt-endpoint", .none, "The MQTT endpoint: always 503 MQTT_ENDPOINT_NOT_READY (no broker)", mqttEndpoint)
+        table.addKii(.post, "/installations", .json, .registerInstallation, "Register a device for push (201); the same type and registration id moves to the new owner", create)
+        table.addKii(.get, "/installations/{installation}", .none, .getInstallation, "An installation by id, or by {deviceType}:{registrationID}", get)
+        table.addKii(.delete, "/installations/{installation}", .none, .unregisterInstallation, "Delete an installation by id, or by {deviceType}:{registrationID} (204)", delete)
+        table.addKii(.get, "/installations/{installation}/mqtt-endpoint", .none, .mqttEndpoint, "The MQTT endpoint: always 503 MQTT_ENDPOINT_NOT_READY (no broker)", mqttEndpoint)
     }
 
     /// `{"installationRegistrationID"?, "deviceType", "development"?, "userID"?}` → 201

@@ -25,22 +25,18 @@ enum KiiRoutes {
     static let legacyTokenPath = "/api/oauth2/token"
 
     static func register(in table: inout RouteTable<RouteHandler>) {
-        func add(_ method: HTTPRequest.Method, _ path: String, _ body: BodyKind, _ summary: String, _ handler: @escaping RouteHandler) {
-            let full = path == legacyTokenPath ? path : prefix + path
-            table.add(RouteDescription(method: method, path: full, area: .kii, summary: summary), body: body, handler)
-        }
-        add(.post, "/users", .json, "Sign up a user (app credentials); 201 with the user record, no token", signUp)
-        add(.post, "/oauth2/token", .json, "Log in (Basic app credentials): username and password for an access token", appLogin)
-        add(.post, legacyTokenPath, .json, "Log in (headers X-Kii-AppID and X-Kii-AppKey) for an access token", legacyLogin)
-        add(.get, "/users/me", .none, "The record of the access token's user", me)
-        add(.get, "/users/{user}", .none, "A user's record (the full record for its owner's token)", getUser)
-        add(.post, "/users/{user}/email-address/verify", .json, "Verify the email address with its code", verifyEmail)
-        add(.get, "/users/{user}/email-address/verify", .none, "The link of the verification email (?code=…)", verifyEmailLink)
-        add(.post, "/users/{user}/phone-number/verify", .json, "Verify the phone number with the SMS code", verifyPhone)
-        add(.post, "/users/{user}/email-address/resend-verification", .none, "Send the verification email again", resendEmail)
-        add(.post, "/users/{user}/phone-number/resend-verification", .none, "Text a new verification code", resendPhone)
-        add(.put, "/users/{user}/email-address", .json, "Change the email address (pending until verified)", changeEmail)
-        add(.put, "/users/{user}/phone-number", .json, "Change the phone number (pending until verified)", changePhone)
+        table.addKii(.post, "/users", .json, .register, "Sign up a user (app credentials); 201 with the user record, no token", signUp)
+        table.addKii(.post, "/oauth2/token", .json, .login, "Log in (Basic app credentials): username and password for an access token", appLogin)
+        table.addKii(.post, legacyTokenPath, .json, .login, "Log in (headers X-Kii-AppID and X-Kii-AppKey) for an access token", legacyLogin)
+        table.addKii(.get, "/users/me", .none, .me, "The record of the access token's user", me)
+        table.addKii(.get, "/users/{user}", .none, .getUser, "A user's record (the full record for its owner's token)", getUser)
+        table.addKii(.post, "/users/{user}/email-address/verify", .json, .verifyEmail, "Verify the email address with its code", verifyEmail)
+        table.addKii(.get, "/users/{user}/email-address/verify", .none, .verifyEmail, "The link of the verification email (?code=…)", verifyEmailLink)
+        table.addKii(.post, "/users/{user}/phone-number/verify", .json, .verifyPhone, "Verify the phone number with the SMS code", verifyPhone)
+        table.addKii(.post, "/users/{user}/email-address/resend-verification", .none, .resendEmailVerification, "Send the verification email again", resendEmail)
+        table.addKii(.post, "/users/{user}/phone-number/resend-verification", .none, .resendPhoneVerification, "Text a new verification code", resendPhone)
+        table.addKii(.put, "/users/{user}/email-address", .json, .changeEmail, "Change the email address (pending until verified)", changeEmail)
+        table.addKii(.put, "/users/{user}/phone-number", .json, .changePhone, "Change the phone number (pending until verified)", changePhone)
         KiiLifecycleRoutes.register(in: &table)
     }
 

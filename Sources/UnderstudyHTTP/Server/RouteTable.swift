@@ -27,6 +27,17 @@ public struct RouteDescription: Sendable, Hashable {
     public var area: RouteArea
     /// One line for the route listing and the OpenAPI check.
     public var summary: String
+    /// The operation a vendor route runs, in the vocabulary of its flavour (`users.register`); nil for the
+    /// control API.
+    public var operation: String?
+
+    public init(method: HTTPRequest.Method, path: String, area: RouteArea, summary: String, operation: String? = nil) {
+        self.method = method
+        self.path = path
+        self.area = area
+        self.summary = summary
+        self.operation = operation
+    }
 
     public static func == (lhs: RouteDescription, rhs: RouteDescription) -> Bool {
         lhs.method == rhs.method && lhs.path == rhs.path
