@@ -25,3 +25,18 @@ extension SuiteResult {
         outcomes.first { $0.declaration.name == name }
     }
 }
+
+/// The repository's folder of this checkout (where `scenarios/` and `docs/` are).
+public let repositoryRoot: String = {
+    var path = #filePath
+    for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
+    return path
+}()
+
+/// Runs the scenario files under `folder` (relative to the repository), as `understudy run folder` does, in
+/// this process.
+public func runScenarioFolder(_ folder: String, seed: UInt64 = 1, jobs: Int = 2) throws -> SuiteResult {
+    let files = try ScenarioDiscovery.files(at: [repositoryRoot + "/" + folder])
+    let runner = SuiteRunner(configuration: RunConfiguration(seed: seed, limits: ScenarioLimits(), jobs: jobs))
+    return runner.run(files)
+}
