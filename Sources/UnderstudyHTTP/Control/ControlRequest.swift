@@ -48,13 +48,7 @@ struct ControlRequest {
 
     /// The names of the query parameters, decoded, in order.
     var queryNames: [String] {
-        guard !exchange.query.isEmpty else { return [] }
-        return exchange.query.split(separator: "&").compactMap { pair in
-            let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let spaced = name.replacingOccurrences(of: "+", with: " ")
-            let decoded = spaced.removingPercentEncoding ?? spaced
-            return decoded.isEmpty ? nil : decoded
-        }
+        FormEncoding.pairs(exchange.query).map(\.name).filter { !$0.isEmpty }
     }
 
     func rejectUnknownQuery(known: [String]) throws(ControlRefusal) {

@@ -293,16 +293,7 @@ enum KiiRoutes {
 
     /// `application/x-www-form-urlencoded` fields as a JSON object of strings.
     static func formFields(_ bytes: [UInt8]) -> JSON {
-        func decode(_ text: Substring) -> String {
-            let spaced = text.replacingOccurrences(of: "+", with: " ")
-            return spaced.removingPercentEncoding ?? spaced
-        }
-        var members: [JSON.Member] = []
-        for pair in String(decoding: bytes, as: UTF8.self).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            members.append(.init(decode(parts[0]), .string(parts.count > 1 ? decode(parts[1]) : "")))
-        }
-        return .object(members)
+        .object(FormEncoding.pairs(String(decoding: bytes, as: UTF8.self)).map { .init($0.name, .string($0.value)) })
     }
 
     /// The token request: `{"username","password"[,"grant_type":"password"][,"expiresAt"]}`. `username` takes

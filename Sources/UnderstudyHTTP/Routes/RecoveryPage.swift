@@ -78,49 +78,10 @@ enum RecoveryPage {
         return result
     }
 
-    /// The fields of an `application/x-www-form-urlencoded` body (`+` is a space); nil when an escape is broken
-    /// or the bytes are not UTF-8.
+    /// The fields of an `application/x-www-form-urlencoded` body (the first of a repeated name); nil when an
+    /// escape is broken or the bytes are not UTF-8.
     static func fields(_ body: [UInt8]) -> [String: String]? {
-        var result: [String: String] = [:]
-        for pair in body.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decode(parts[0]) else { return nil }
-            guard let value = parts.count > 1 ? decode(parts[1]) : "" else { return nil }
-            if result[name] == nil { result[name] = value }
-        }
-        return result
-    }
-
-    private static func decode(_ slice: ArraySlice<UInt8>) -> String? {
-        let bytes = Array(slice)
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "+"):
-                decoded.append(0x20)
-                index += 1
-            case UInt8(ascii: "%"):
-                guard index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) else {
-                    return nil
-                }
-                decoded.append(high << 4 | low)
-                index += 3
-            case let byte:
-                decoded.append(byte)
-                index += 1
-            }
-        }
-        return String(validating: decoded, as: UTF8.self)
-    }
-
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
+        guard let pairs = FormEncoding.strictPairs(body) else { return nil }
+        return Dictionary(pairs.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -30,17 +30,7 @@ public struct Exchange {
     /// The first value of query parameter `name`, percent-decoded (`+` read as a space).
     public func queryItem(_ name: String) -> String? {
         guard !query.isEmpty else { return nil }
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.first.map({ Self.decode($0) }) == name else { continue }
-            return parts.count > 1 ? Self.decode(parts[1]) : ""
-        }
-        return nil
-    }
-
-    private static func decode(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        return FormEncoding.pairs(query).first { $0.name == name }?.value
     }
 
     /// The body as text (invalid UTF-8 repaired).
