@@ -48,17 +48,17 @@ enum ControlPresentation {
         case .kii(let app):
             members += list("user", app.allUsers, limit: limit)
         }
-        members.append(
-            .init(
-                "outbox",
-                [
-                    "emails": .integer(Int64(app.outbox.emails.count)), "sms": .integer(Int64(app.outbox.sms.count)),
-                    "pushes": .integer(Int64(app.outbox.pushes.count)),
-                ]
-            )
-        )
+        members.append(.init("outbox", outboxCounts(app)))
         members.append(.init("faults", .integer(Int64(app.faults.active.count))))
         return .object(members)
+    }
+
+    /// `{"emails","sms","pushes"}`: how many of each the app sent.
+    static func outboxCounts(_ app: any EmulatedApp) -> JSON {
+        [
+            "emails": .integer(Int64(app.outbox.emails.count)), "sms": .integer(Int64(app.outbox.sms.count)),
+            "pushes": .integer(Int64(app.outbox.pushes.count)),
+        ]
     }
 
     /// `{"<name>_count": N, "<name>s": [the first `limit` records]}`.

@@ -53,15 +53,7 @@ extension ControlRoutes {
                 members.append(.init("users", .integer(Int64(app.userCount))))
                 members.append(.init("devices", .integer(Int64(app.installationCount))))
             }
-            members.append(
-                .init(
-                    "outbox",
-                    [
-                        "emails": .integer(Int64(app.outbox.emails.count)), "sms": .integer(Int64(app.outbox.sms.count)),
-                        "pushes": .integer(Int64(app.outbox.pushes.count)),
-                    ]
-                )
-            )
+            members.append(.init("outbox", ControlPresentation.outboxCounts(app)))
             members.append(.init("faults", .integer(Int64(app.faults.active.count))))
             members.append(.init("fault_hits", .integer(Int64(app.faults.active.reduce(0) { $0 + $1.hits }))))
             return .object(members)

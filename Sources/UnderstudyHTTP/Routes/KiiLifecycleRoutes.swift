@@ -166,28 +166,12 @@ enum KiiLifecycleRoutes {
     /// A small HTML page; everything echoed is escaped, `%` included (no reply carries a bare `%`).
     static func page(_ status: Int, _ title: String, _ text: String, code: String? = nil) -> Reply {
         var reply = Reply.text(
-            "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>\(escapeHTML(title))</title></head>"
-                + "<body><h1>\(escapeHTML(title))</h1><p>\(escapeHTML(text))</p></body></html>\n",
+            "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>\(HTML.escape(title))</title></head>"
+                + "<body><h1>\(HTML.escape(title))</h1><p>\(HTML.escape(text))</p></body></html>\n",
             status: status, contentType: "text/html; charset=utf-8"
         )
         reply.code = code.map(Value.string)
         return reply
     }
 
-    static func escapeHTML(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            case "%": result += "&#37;"
-            default: result.unicodeScalars.append(character)
-            }
-        }
-        return result
-    }
 }

@@ -5,8 +5,8 @@ internal import Understudy
 enum RecoveryPage {
     /// The form, with `problem` shown above it when a submission was refused.
     static func form(identity: String, problem: String? = nil, status: Int? = nil) -> Reply {
-        var body = "<h1>Choose a new password</h1>\n<p>For <strong>\(escape(identity))</strong>.</p>\n"
-        if let problem { body += "<p class=\"problem\" role=\"alert\">\(escape(problem))</p>\n" }
+        var body = "<h1>Choose a new password</h1>\n<p>For <strong>\(HTML.escape(identity))</strong>.</p>\n"
+        if let problem { body += "<p class=\"problem\" role=\"alert\">\(HTML.escape(problem))</p>\n" }
         return page(body + formHTML, status: status ?? (problem == nil ? 200 : 400))
     }
 
@@ -42,7 +42,7 @@ enum RecoveryPage {
     /// The password was changed.
     static func done(identity: String) -> Reply {
         page(
-            "<h1>Your password has been changed</h1>\n<p>You can now log in as <strong>\(escape(identity))</strong> with the new password.</p>\n",
+            "<h1>Your password has been changed</h1>\n<p>You can now log in as <strong>\(HTML.escape(identity))</strong> with the new password.</p>\n",
             status: 200
         )
     }
@@ -59,23 +59,6 @@ enum RecoveryPage {
 
             """, status: status, contentType: "text/html; charset=utf-8"
         )
-    }
-
-    /// `&`, `<`, `>`, `"` and `'` as character references.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.unicodeScalars.append(character)
-            }
-        }
-        return result
     }
 
     /// The fields of an `application/x-www-form-urlencoded` body (the first of a repeated name); nil when an

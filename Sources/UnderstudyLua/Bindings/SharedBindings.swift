@@ -156,57 +156,34 @@ enum SharedBindings {
         }
     }
 
-    static let outboxEmails: us_swift_fn = { L in
-        LuaCall.run(L, "outbox.emails") { call throws(LuaMisuse) in
+    /// `outbox.NAME(filter?)`: the items whose `matches` accepts the filter (all without one), oldest first; with
+    /// `newest`, only the newest of them, or nil.
+    private static func outboxCall<Item: OutboxItem>(
+        _ L: OpaquePointer?, _ name: String, _ filterName: StaticString, newest: Bool, _ items: @escaping (Outbox) -> [Item],
+        _ matches: @escaping (Item, String) -> Bool
+    ) -> Int32 {
+        LuaCall.run(L, name) { call throws(LuaMisuse) in
             let app = try call.app()
-            let to = try call.optionalString(1, "to")
-            pushList(call.L, app.outbox.emails.filter { to == nil || $0.to.lowercased() == to!.lowercased() }, push)
-            return 1
-        }
-    }
-
-    static let outboxLastEmail: us_swift_fn = { L in
-        LuaCall.run(L, "outbox.last_email") { call throws(LuaMisuse) in
-            let app = try call.app()
-            let to = try call.optionalString(1, "to")
-            guard let email = app.outbox.emails.last(where: { to == nil || $0.to.lowercased() == to!.lowercased() }) else {
-                lua_pushnil(call.L)
-                return 1
+            let filter = try call.optionalString(1, "\(filterName)")
+            let all = items(app.outbox)
+            if newest {
+                if let item = all.last(where: { filter == nil || matches($0, filter!) }) { push(call.L, item) } else { lua_pushnil(call.L) }
+            } else {
+                pushList(call.L, filter.map { wanted in all.filter { matches($0, wanted) } } ?? all, push)
             }
-            push(call.L, email)
             return 1
         }
     }
 
-    static let outboxSMS: us_swift_fn = { L in
-        LuaCall.run(L, "outbox.sms") { call throws(LuaMisuse) in
-            let app = try call.app()
-            let to = try call.optionalString(1, "to")
-            pushList(call.L, app.outbox.sms.filter { to == nil || $0.to == to }, push)
-            return 1
-        }
-    }
+    /// Email addresses compare without regard to case.
+    private static func sentTo(_ email: Outbox.Email, _ address: String) -> Bool { email.to.lowercased() == address.lowercased() }
 
-    static let outboxLastSMS: us_swift_fn = { L in
-        LuaCall.run(L, "outbox.last_sms") { call throws(LuaMisuse) in
-            let app = try call.app()
-            let to = try call.optionalString(1, "to")
-            guard let sms = app.outbox.sms.last(where: { to == nil || $0.to == to }) else {
-                lua_pushnil(call.L)
-                return 1
-            }
-            push(call.L, sms)
-            return 1
-        }
-    }
-
+    static let outboxEmails: us_swift_fn = { L in outboxCall(L, "outbox.emails", "to", newest: false, \.emails, sentTo) }
+    static let outboxLastEmail: us_swift_fn = { L in outboxCall(L, "outbox.last_email", "to", newest: true, \.emails, sentTo) }
+    static let outboxSMS: us_swift_fn = { L in outboxCall(L, "outbox.sms", "to", newest: false, \.sms) { $0.to == $1 } }
+    static let outboxLastSMS: us_swift_fn = { L in outboxCall(L, "outbox.last_sms", "to", newest: true, \.sms) { $0.to == $1 } }
     static let outboxPushes: us_swift_fn = { L in
-        LuaCall.run(L, "outbox.pushes") { call throws(LuaMisuse) in
-            let app = try call.app()
-            let device = try call.optionalString(1, "device_id")
-            pushList(call.L, app.outbox.pushes.filter { device == nil || $0.deviceID == device }, push)
-            return 1
-        }
+        outboxCall(L, "outbox.pushes", "device_id", newest: false, \.pushes) { $0.deviceID == $1 }
     }
 
     static let outboxClear: us_swift_fn = { L in
