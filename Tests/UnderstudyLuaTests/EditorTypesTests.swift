@@ -24,18 +24,6 @@ struct EditorTypesTests {
         "Publication", "KiiUser", "KiiSession", "KiiRegistration", "KiiSeed", "InstallationRequest", "Installation",
     ]
 
-    /// Calls and settings of lifecycle.md (contract version 2) annotated but not registered on this branch yet.
-    /// Empty it as they land: the test fails for a pending name that is registered.
-    static let pending: Set<String> = [
-        "backendless.users.restore_password", "backendless.users.reset_password", "backendless.users.resend_confirmation",
-        "backendless.users.confirmation_url", "backendless.users.update", "backendless.users.delete",
-        "backendless.settings.password_recovery",
-        "kii.users.request_password_reset", "kii.users.complete_password_reset", "kii.users.open_reset_link",
-        "kii.users.change_password", "kii.users.update", "kii.users.delete", "kii.users.set_disabled", "kii.users.me",
-        "kii.settings.sms_reset_pin_ttl", "kii.installations", "kii.installations.register", "kii.installations.get",
-        "kii.installations.list", "kii.installations.unregister", "kii.push", "kii.push.send_to_user",
-    ]
-
     /// Class name → member names, read from the annotation file: `---@field` lines right after `---@class`, and
     /// `function T.name(` / `function T:name(` where `T = {}` follows the class line.
     static func annotatedMembers() -> [String: Set<String>] {
@@ -100,7 +88,7 @@ struct EditorTypesTests {
         "os", "coroutine", "print", "_G", "_VERSION", "load", "collectgarbage",
     ]
 
-    @Test("every binding a scenario can reach is annotated, and every annotated name is a binding (or pending)")
+    @Test("every binding a scenario can reach is annotated, and every annotated name is a binding")
     func annotationsMatchBindings() throws {
         let annotated = Self.annotatedPaths()
         let names = annotated.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
@@ -139,9 +127,7 @@ struct EditorTypesTests {
         let resolved = Set(lines.filter { $0.hasPrefix("resolve ") }.map { String($0.dropFirst(8)) })
 
         #expect(reached.subtracting(annotated).sorted() == [], "bindings without an annotation")
-        #expect(annotated.subtracting(resolved).subtracting(Self.pending).sorted() == [], "annotations naming no binding")
-        #expect(Self.pending.intersection(resolved).sorted() == [], "registered now: remove from the pending set")
-        #expect(Self.pending.subtracting(annotated).sorted() == [], "pending names that are not annotated")
+        #expect(annotated.subtracting(resolved).sorted() == [], "annotations naming no binding")
         let globals = Self.annotatedMembers()["_G"] ?? []
         #expect(globals == ["scenario", "skip", "fail", "expect", "understudy"])
         #expect(globals.isDisjoint(with: Self.standardGlobals))
