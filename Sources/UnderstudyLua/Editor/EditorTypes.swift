@@ -461,7 +461,8 @@ function BackendlessUsers.delete(objectId) end
 ---@field device_id string
 ---@field token string
 ---@field os "IOS"|"ANDROID"
----@field expiration? number
+---@field os_version? string
+---@field expiration? number seconds on the virtual clock
 
 ---@class BackendlessDevices
 local BackendlessDevices = {}
