@@ -180,4 +180,26 @@ struct ContainmentTests {
         let again = try runBinary(["run", "Tests/HostileUnsafe", "--jobs", "2", "--unsafe", "--timeout", "1"])
         #expect(again.output.split(separator: "\n").filter { !$0.hasPrefix("seed") } == run.output.split(separator: "\n").filter { !$0.hasPrefix("seed") })
     }
+
+    @Test("--codes counts the codes scenarios produce in worker processes, as in-process")
+    func codesCrossTheWorkerPipe() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-codes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("codes.lua")
+        try #"""
+            scenario("3009 by its real trigger, 3033 injected", function()
+              local app = understudy.backendless{ registration = false }
+              expect.error(3009, app.users.register{ email = "q@mi6.co.uk", password = "x" })
+              app.faults.inject{ op = "users.login", code = 3033 }
+              expect.error(3033, app.users.login("q@mi6.co.uk", "x"))
+            end)
+            """#.write(to: file, atomically: true, encoding: .utf8)
+        for mode in [[], ["--in-process"]] {
+            let run = try runBinary(["run", file.path, "--codes"] + mode)
+            #expect(run.status == 0, "\(run.output)")
+            #expect(run.output.contains("3009    real trigger         1         0"), "\(mode): \(run.output)")
+            #expect(run.output.contains("3033    injection only       0         1"), "\(mode): \(run.output)")
+        }
+    }
 }

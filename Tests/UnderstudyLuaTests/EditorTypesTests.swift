@@ -24,18 +24,6 @@ struct EditorTypesTests {
         "Publication", "KiiUser", "KiiSession", "KiiRegistration", "KiiSeed", "InstallationRequest", "Installation",
     ]
 
-    /// Calls and settings of lifecycle.md (contract version 2) annotated but not registered on this branch yet.
-    /// Empty it as they land: the test fails for a pending name that is registered.
-    static let pending: Set<String> = [
-        "backendless.users.restore_password", "backendless.users.reset_password", "backendless.users.resend_confirmation",
-        "backendless.users.confirmation_url", "backendless.users.update", "backendless.users.delete",
-        "backendless.settings.password_recovery",
-        "kii.users.request_password_reset", "kii.users.complete_password_reset", "kii.users.open_reset_link",
-        "kii.users.change_password", "kii.users.update", "kii.users.delete", "kii.users.set_disabled", "kii.users.me",
-        "kii.settings.sms_reset_pin_ttl", "kii.installations", "kii.installations.register", "kii.installations.get",
-        "kii.installations.list", "kii.installations.unregister", "kii.push", "kii.push.send_to_user",
-    ]
-
     /// Class name → member names, read from the annotation file: `---@field` lines right after `---@class`, and
     /// `function T.name(` / `function T:name(` where `T = {}` follows the class line.
     static func annotatedMembers() -> [String: Set<String>] {
@@ -100,7 +88,7 @@ struct EditorTypesTests {
         "os", "coroutine", "print", "_G", "_VERSION", "load", "collectgarbage",
     ]
 
-    @Test("every binding a scenario can reach is annotated, and every annotated name is a binding (or pending)")
+    @Test("every binding a scenario can reach is annotated, and every annotated name is a binding")
     func annotationsMatchBindings() throws {
         let annotated = Self.annotatedPaths()
         let names = annotated.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
@@ -139,12 +127,99 @@ struct EditorTypesTests {
         let resolved = Set(lines.filter { $0.hasPrefix("resolve ") }.map { String($0.dropFirst(8)) })
 
         #expect(reached.subtracting(annotated).sorted() == [], "bindings without an annotation")
-        #expect(annotated.subtracting(resolved).subtracting(Self.pending).sorted() == [], "annotations naming no binding")
-        #expect(Self.pending.intersection(resolved).sorted() == [], "registered now: remove from the pending set")
-        #expect(Self.pending.subtracting(annotated).sorted() == [], "pending names that are not annotated")
+        #expect(annotated.subtracting(resolved).sorted() == [], "annotations naming no binding")
         let globals = Self.annotatedMembers()["_G"] ?? []
         #expect(globals == ["scenario", "skip", "fail", "expect", "understudy"])
         #expect(globals.isDisjoint(with: Self.standardGlobals))
+    }
+
+    /// A record class's annotated fields: name → optional; `open` when it declares `[string]` fields.
+    static func recordFields(_ name: String) -> (fields: [String: Bool], open: Bool) {
+        var fields: [String: Bool] = [:]
+        var open = false
+        var inClass = false
+        for raw in EditorTypes.annotations.split(separator: "\n") {
+            if raw.hasPrefix("---@class ") {
+                inClass = raw.dropFirst("---@class ".count).split(separator: " ").first.map(String.init) == name
+                continue
+            }
+            guard inClass else { continue }
+            guard raw.hasPrefix("---@field ") else { if !raw.hasPrefix("---") || !fields.isEmpty { inClass = false }; continue }
+            let field = raw.dropFirst("---@field ".count).split(separator: " ").first.map(String.init) ?? ""
+            if field.hasPrefix("[") { open = true } else if field.hasSuffix("?") { fields[String(field.dropLast())] = true } else { fields[field] = false }
+        }
+        return (fields, open)
+    }
+
+    @Test("the annotated record fields are the fields the runtime returns, for each flavour's records")
+    func recordFieldsMatchTheRuntime() throws {
+        let result = runScenarios("""
+            local function show(class, record)
+              local keys = {}
+              for key in pairs(record) do keys[#keys + 1] = key end
+              table.sort(keys)
+              print("record " .. class .. " " .. table.concat(keys, ","))
+            end
+            scenario("backendless records", function()
+              local app = understudy.backendless{ email_confirmation = true, password_recovery = "temporary" }
+              local user = expect.ok(app.users.register{ email = "q@mi6.co.uk", password = "gadgets4U", codename = "Q" })
+              show("BackendlessUser", user)
+              show("Email", app.outbox.last_email())
+              expect.ok(app.users.confirm_email(user.objectId))
+              local session = expect.ok(app.users.login("q@mi6.co.uk", "gadgets4U"))
+              show("BackendlessSession", session)
+              show("BackendlessUser", expect.ok(app.users.update(user.objectId, { name = "Q" }, session.token)))
+              show("BackendlessUser", app.users.get(user.objectId))
+              expect.ok(app.users.restore_password("q@mi6.co.uk"))
+              show("Email", app.outbox.last_email())
+              show("DeviceRegistration", expect.ok(app.devices.register{ token = "a1b2", device_id = "phone-1", os = "IOS",
+                                                                           os_version = "17", expiration = app.clock.now() + 60 }))
+              show("DeviceRegistration", app.devices.get("phone-1"))
+              expect.ok(app.push.publish{ message = "hello" })
+              show("Push", app.outbox.pushes()[1])
+            end)
+            scenario("kii records", function()
+              local app = understudy.kii{ email_verification = true, phone_verification = true }
+              local user = expect.ok(app.users.register{ username = "bond007", email = "james@mi6.co.uk",
+                                                         phone = "+819012345678", country = "JP", password = "123ABC" })
+              show("KiiUser", user)
+              show("Email", app.outbox.last_email())
+              show("SMS", app.outbox.last_sms())
+              expect.ok(app.users.verify_phone(user.userID, app.outbox.last_sms().code))
+              expect.ok(app.users.request_password_reset(user.userID, "SMS"))
+              show("SMS", app.outbox.last_sms())
+              expect.ok(app.users.change_email(user.userID, "bond@mi6.co.uk"))
+              show("KiiUser", expect.ok(app.users.change_phone(user.userID, "+819087654321")))
+              show("KiiUser", expect.ok(app.users.update(user.userID, { displayName = "James", locale = "en", rank = "007" })))
+              show("KiiUser", app.users.get(user.userID))
+              show("KiiSession", expect.ok(app.users.login("bond007", "123ABC")))
+              local installation = expect.ok(app.installations.register{ user = user.userID, type = "ANDROID", token = "fcm-1" })
+              show("Installation", installation)
+              show("Installation", app.installations.get(installation.installationID))
+              expect.ok(app.push.send_to_user{ user = user.userID, message = "hello" })
+              show("Push", app.outbox.pushes()[1])
+            end)
+            """)
+        #expect(result.failed == 0, "\(result.outcomes.map { $0.message ?? "ok" })")
+        let lines = result.outcomes.flatMap { $0.output.split(separator: "\n") }.filter { $0.hasPrefix("record ") }
+        #expect(lines.count == 20, "\(lines)")
+        var seen: [String: Set<String>] = [:]
+        for line in lines {
+            let parts = line.split(separator: " ", omittingEmptySubsequences: false)
+            let name = String(parts[1])
+            let keys = Set(parts[2].split(separator: ",").map(String.init))
+            seen[name, default: []].formUnion(keys)
+            let (fields, open) = Self.recordFields(name)
+            #expect(!fields.isEmpty, "\(name) is not annotated")
+            if !open { #expect(keys.subtracting(fields.keys).sorted() == [], "\(name): fields the runtime returns without an annotation") }
+            let required = Set(fields.filter { !$0.value }.keys)
+            #expect(required.subtracting(keys).sorted() == [], "\(name): annotated as always present but missing")
+        }
+        // Each optional field is one the runtime returns somewhere (Push: each flavour's half).
+        for (name, keys) in seen {
+            let optional = Set(Self.recordFields(name).fields.filter(\.value).keys)
+            #expect(optional.subtracting(keys).sorted() == [], "\(name): annotated fields no record showed")
+        }
     }
 
     @Test("the .luarc.json declares Lua 5.4, the sandbox's globals and the annotation folder")

@@ -12,6 +12,7 @@
     3029 the token belongs to another user (Understudy always enforces the Owner Policy)
     3040 a new email that is not an email (when email is the identity or confirmation is on)
     3018 the new identity value is taken
+    3050 a password that is not a string (a number or a boolean)
     3045 the identity, the password or a required property set empty
     8000 a value over its max_length (500 by default)
   A failed update changes nothing.
@@ -157,6 +158,13 @@ scenario("3018 comes before 3045", function()
   local app, user, token = logged_in_bond()
   expect.ok(app.users.register{ email = M, password = "secret" })
   expect.error(3018, app.users.update(user.objectId, { email = M, password = "" }, token))
+end)
+
+scenario("a password that is a number or a boolean: 3050, and the old password keeps working", function()
+  local app, user, token = logged_in_bond()
+  expect.error({ code = 3050, message = "Password should be string" }, app.users.update(user.objectId, { password = 12345 }, token))
+  expect.error(3050, app.users.update(user.objectId, { password = true }, token))
+  expect.ok(app.users.login(BOND, PASSWORD))
 end)
 
 scenario("the identity, the password or a required property set empty: 3045 naming it", function()

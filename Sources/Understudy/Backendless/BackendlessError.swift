@@ -68,6 +68,7 @@ public struct BackendlessError: Error, Sendable, Hashable {
         case 5000: return "Unable to retrieve device. Invalid device ID."
         case 5001: return "Unable to cancel device registration. Invalid device ID"
         case 5004: return "Unable to register device. Invalid expiration date."
+        case 5006: return "Unable to register device. Wrong json format."
         case 5011: return "Unable to register device, deviceId cannot be null"
         case 5044: return "Channel name contains invalid character"
         case 8000: return "Invalid value range"
@@ -132,6 +133,22 @@ public struct BackendlessError: Error, Sendable, Hashable {
             message: "Not existing user token - \(token). Relogin user to update your user token"
         )
     }
+    // Devices
+    static func invalidChannelName(_ name: String) -> BackendlessError {
+        BackendlessError(code: 5044, message: "Channel name contains invalid character: '\(name)'")
+    }
+    static func devicesFull(_ capacity: Int) -> BackendlessError {
+        BackendlessError(code: 5043, message: "Could not register channel: the emulator holds its maximum of \(capacity) devices")
+    }
+
+    /// Over HTTP, `PUT users/{objectId}` with a property whose value is an array or object (`kind`): 3024.
+    public static func unsupportedValue(_ property: String, kind: String) -> BackendlessError {
+        BackendlessError(
+            code: 3024,
+            message: "Unable to update user account due to error: property '\(property)' must be a string, number, boolean or null, got \(kind)"
+        )
+    }
+
     static func unknownObjectID(_ objectID: String) -> BackendlessError {
         BackendlessError(code: 1000, message: "Entity with the specified ID cannot be found: Id - \(objectID)")
     }

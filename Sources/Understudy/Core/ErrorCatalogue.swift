@@ -46,6 +46,21 @@ public enum ErrorCatalogue {
             self.version = version
         }
 
+        /// Whether `message` is this entry's message with each `%s` standing for any text (the value it names).
+        public func matches(message: String) -> Bool {
+            let parts = self.message.split(separator: "%s", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count > 1 else { return message == self.message }
+            guard message.hasPrefix(parts[0]), message.hasSuffix(parts[parts.count - 1]),
+                message.count >= parts[0].count + parts[parts.count - 1].count
+            else { return false }
+            var rest = Substring(message.dropFirst(parts[0].count).dropLast(parts[parts.count - 1].count))
+            for part in parts.dropFirst().dropLast() where !part.isEmpty {
+                guard let range = rest.firstRange(of: part) else { return false }
+                rest = rest[range.upperBound...]
+            }
+            return true
+        }
+
         /// A Backendless code as its number; nil for Kii codes.
         public var number: Int? { flavour == .backendless ? Int(code) : nil }
     }

@@ -119,7 +119,7 @@ public final class KiiApp: EmulatedApp {
     public func user(forToken token: String) throws(KiiError) -> KiiUser {
         guard let user = sessions[token] else {
             if lifecycle.endedTokens.contains(token) { throw .wrongToken(token) }
-            throw .unauthorized("The access token \(token) is not valid")
+            throw .unknownToken(token)
         }
         return user.snapshot()
     }

@@ -125,6 +125,11 @@ public struct KiiError: Error, Sendable, Hashable {
         KiiError(status: 401, code: "UNAUTHORIZED", message: message)
     }
 
+    /// 401 `UNAUTHORIZED`: over HTTP, an access token this app never issued.
+    public static func unknownToken(_ token: String) -> KiiError {
+        unauthorized("The access token \(token) is not valid")
+    }
+
     /// 503 `RESOURCE_TEMPORARILY_UNAVAILABLE`: the emulator holds as many users as its capacity allows.
     public static func capacityReached(_ maxUsers: Int) -> KiiError {
         KiiError(

@@ -92,7 +92,7 @@ public struct DeviceRegistry {
         var channelNames: [String] = []
         for name in requested ?? [] where !channelNames.contains(name) {
             guard Self.isValidChannelName(name) else {
-                throw BackendlessError(code: 5044, message: "Channel name contains invalid character: '\(name)'")
+                throw BackendlessError.invalidChannelName(name)
             }
             channelNames.append(name)
         }
@@ -112,7 +112,7 @@ public struct DeviceRegistry {
         if let previous = entries[deviceID] {
             remove(previous.registration)
         } else if entries.count >= capacity {
-            throw BackendlessError(code: 5043, message: "Could not register channel: the emulator holds its maximum of \(capacity) devices")
+            throw BackendlessError.devicesFull(capacity)
         }
         let registration = DeviceRegistration(
             deviceID: deviceID, token: token, os: os, osVersion: osVersion,

@@ -238,10 +238,7 @@ enum BackendlessLifecycleRoutes {
             for member in members {
                 switch member.value {
                 case .array, .object:
-                    throw BackendlessError(
-                        code: 3024,
-                        message: "Unable to update user account due to error: property '\(member.key)' must be a string, number, boolean or null, got \(member.value.kindName)"
-                    )
+                    throw BackendlessError.unsupportedValue(member.key, kind: member.value.kindName)
                 default: properties.append(Property(member.key, member.value.value))
                 }
             }

@@ -59,7 +59,7 @@ public struct CodeCoverage: Sendable {
 
     /// The rows a scenario can produce by a real trigger in Lua: what the percentage counts.
     public func reachable(_ flavour: Flavour? = nil) -> [Row] {
-        rows.filter { ($0.entry?.reach ?? .lua) == .lua && (flavour == nil || $0.flavour == flavour) }
+        rows.filter { $0.entry?.reach == .lua && (flavour == nil || $0.flavour == flavour) }
     }
 
     /// Percent of the codes reachable in Lua that the run produced by their real trigger.

@@ -277,7 +277,7 @@ function Outbox.sms(to) end
 ---@return SMS|nil
 function Outbox.last_sms(to) end
 
----@param device_id? string
+---@param device_id? string Backendless: only the pushes to this device; Kii: to this installation
 ---@return Push[]
 function Outbox.pushes(device_id) end
 
@@ -461,7 +461,8 @@ function BackendlessUsers.delete(objectId) end
 ---@field device_id string
 ---@field token string
 ---@field os "IOS"|"ANDROID"
----@field expiration? number
+---@field os_version? string
+---@field expiration? number seconds on the virtual clock
 
 ---@class BackendlessDevices
 local BackendlessDevices = {}
@@ -535,6 +536,10 @@ function BackendlessPush.publish(publication) end
 ---@field pendingEmailAddress? string
 ---@field pendingPhoneNumber? string
 ---@field token? string
+---@field displayName? string (contract v2)
+---@field locale? string (contract v2)
+---@field disabled boolean (contract v2) set by users.set_disabled
+---@field [string] string|number|boolean custom fields set by users.update (contract v2)
 
 ---@class KiiSession
 ---@field user KiiUser
@@ -687,7 +692,7 @@ function KiiUsers.me(token) end
 
 ---@class Installation
 ---@field installationID string
----@field installationRegistrationID? string
+---@field installationRegistrationID string generated for MQTT
 ---@field deviceType "ANDROID"|"IOS"|"JPUSH"|"MQTT"
 ---@field userID string
 ---@field development boolean

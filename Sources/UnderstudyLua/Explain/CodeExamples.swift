@@ -152,7 +152,7 @@ public struct CodeExample: Sendable {
         "backendless:5004": #"¤app.devices.register{ token = "a1b2", device_id = "phone-1", os = "IOS", expiration = app.clock.now() })"#,
         "backendless:5011": #"¤app.devices.register{ token = "a1b2", os = "IOS" })"#,
         "backendless:5044": #"¤app.devices.register{ token = "a1b2", device_id = "phone-1", os = "IOS", channels = { "no spaces" } })"#,
-        "backendless:8000": #"¤app.devices.register{ token = "a1b2", device_id = string.rep("d", 101), os = "IOS" })"#,
+        "backendless:8000": #"¤app.users.register{ email = "q@mi6.co.uk", password = "gadgets4U", name = string.rep("n", 501) })"#,
         "backendless:3101": #"¤app.users.restore_password("q@mi6.co.uk"))"#,
         "backendless:3020": #"¤app.users.restore_password("nobody@mi6.co.uk"))"#,
         "backendless:3025": """
@@ -190,7 +190,12 @@ public struct CodeExample: Sendable {
             local session = expect.ok(app.users.login("q@mi6.co.uk", "gadgets4U"))
             ¤app.users.update(q.objectId, { password = "" }, session.token))
             """,
-        "kii:INVALID_INPUT_DATA": #"¤app.users.register{ username = "b", password = "123ABC" })"#,
+        "backendless:3050": """
+            local q = expect.ok(app.users.register{ email = "q@mi6.co.uk", password = "gadgets4U" })
+            local session = expect.ok(app.users.login("q@mi6.co.uk", "gadgets4U"))
+            ¤app.users.update(q.objectId, { password = 12345 }, session.token))
+            """,
+        "kii:INVALID_INPUT_DATA": #"¤app.users.register{ password = "123ABC" })"#,
         "kii:PASSWORD_TOO_SHORT": #"¤app.users.register{ username = "bond007", password = "12" })"#,
         "kii:USER_ALREADY_EXISTS": """
             expect.ok(app.users.register{ username = "bond007", password = "123ABC" })
@@ -255,14 +260,46 @@ public struct CodeExample: Sendable {
         "backendless:5001": [ExampleRequest("DELETE", bl + "/messaging/registrations/no-such-device")],
         "backendless:5011": [ExampleRequest("POST", bl + "/messaging/registrations", headers: json, body: #"{"deviceToken":"a1b2","os":"IOS"}"#)],
         "backendless:8002": [ExampleRequest("POST", bl + "/users/register", headers: json, body: "not json")],
+        "backendless:3101": [
+            ExampleRequest("PATCH", "/_understudy/settings?app=backendless", body: #"{"password_recovery":false}"#),
+            ExampleRequest("GET", bl + "/users/restorepassword/q@mi6.co.uk"),
+        ],
+        "backendless:3020": [ExampleRequest("GET", bl + "/users/restorepassword/nobody@mi6.co.uk")],
+        "backendless:3025": [
+            ExampleRequest("PATCH", "/_understudy/settings?app=backendless", body: #"{"identity":"name"}"#),
+            ExampleRequest("POST", bl + "/users/register", headers: json, body: #"{"name":"Q","password":"gadgets4U"}"#),
+            ExampleRequest("GET", bl + "/users/restorepassword/Q"),
+        ],
+        "backendless:3103": [ExampleRequest("POST", bl + "/users/resendconfirmation/q@mi6.co.uk")],
+        "backendless:3104": [
+            ExampleRequest("PATCH", "/_understudy/settings?app=backendless", body: #"{"email_confirmation":true}"#),
+            ExampleRequest("POST", bl + "/users/resendconfirmation/nobody@mi6.co.uk"),
+        ],
+        "backendless:3024": [
+            ExampleRequest("PUT", bl + "/users/no-such-id", headers: json + [(name: "user-token", value: "no-such-token")], body: #"{"tags":["a"]}"#),
+        ],
+        "backendless:3122": [ExampleRequest("POST", bl + "/users/verifypassword", headers: json, body: #"{"password":"gadgets4U"}"#)],
+        "backendless:5005": [ExampleRequest("POST", bl + "/messaging/registrations", headers: json, body: #"{"deviceToken":"a1b2","deviceId":"phone-1","os":"WINDOWS"}"#)],
+        "backendless:5006": [ExampleRequest("POST", bl + "/messaging/registrations", headers: json)],
+        "kii:USER_DISABLED": [
+            ExampleRequest("POST", kii + "/users", headers: kiiApp, body: #"{"loginName":"bond007","emailAddress":"james@mi6.co.uk","password":"123ABC"}"#),
+            ExampleRequest("PUT", kii + "/users/LOGIN_NAME:bond007/status", headers: kiiApp, body: #"{"disabled":true}"#),
+            ExampleRequest("POST", kii + "/users/LOGIN_NAME:bond007/password/request-reset", headers: kiiApp, body: "{}"),
+        ],
+        "kii:INVALID_STATUS": [
+            ExampleRequest("PATCH", "/_understudy/settings?app=kii", body: #"{"email_verification":true}"#),
+            ExampleRequest("POST", kii + "/users", headers: kiiApp, body: #"{"loginName":"bond007","emailAddress":"james@mi6.co.uk","password":"123ABC"}"#),
+            ExampleRequest("POST", kii + "/users/LOGIN_NAME:bond007/password/request-reset", headers: kiiApp, body: "{}"),
+        ],
+        "kii:INSTALLATION_NOT_FOUND": [ExampleRequest("GET", kii + "/installations/no-such-installation", headers: kiiApp)],
         "kii:PASSWORD_TOO_SHORT": [ExampleRequest("POST", kii + "/users", headers: kiiApp, body: #"{"loginName":"bond007","password":"12"}"#)],
-        "kii:INVALID_INPUT_DATA": [ExampleRequest("POST", kii + "/users", headers: kiiApp, body: #"{"loginName":"b","password":"123ABC"}"#)],
+        "kii:INVALID_INPUT_DATA": [ExampleRequest("POST", kii + "/users", headers: kiiApp, body: #"{"password":"123ABC"}"#)],
         "kii:USER_ALREADY_EXISTS": [
             ExampleRequest("POST", kii + "/users", headers: kiiApp, body: #"{"loginName":"bond007","password":"123ABC"}"#),
             ExampleRequest("POST", kii + "/users", headers: kiiApp, body: #"{"loginName":"bond007","password":"123ABC"}"#),
         ],
         "kii:invalid_grant": [ExampleRequest("POST", kii + "/oauth2/token", headers: kiiApp, body: #"{"username":"nobody","password":"123ABC"}"#)],
-        "kii:USER_NOT_FOUND": [ExampleRequest("POST", kii + "/users/LOGIN_NAME:nobody/email-address/verify", headers: kiiApp, body: #"{"verificationCode":"123456"}"#)],
+        "kii:USER_NOT_FOUND": [ExampleRequest("POST", kii + "/users/no-such-user/email-address/verify", headers: kiiApp, body: #"{"verificationCode":"123456"}"#)],
         "kii:UNAUTHORIZED": [ExampleRequest("GET", kii + "/users/me", headers: [(name: "Authorization", value: "Bearer no-such-token")])],
         "kii:APP_NOT_FOUND": [ExampleRequest("POST", "/api/apps/no-such-app/users", headers: kiiApp, body: #"{"loginName":"bond007","password":"123ABC"}"#)],
         "kii:unsupported_grant_type": [ExampleRequest("POST", kii + "/oauth2/token", headers: kiiApp, body: #"{"username":"bond007","password":"123ABC","grant_type":"client_credentials"}"#)],

@@ -1,3 +1,5 @@
+internal import Understudy
+
 /// The messages between `understudy run` and its worker processes, framed over pipes: one type byte, a 4-byte
 /// length, then fields (integers as 8 bytes, strings as a 4-byte length and their bytes; a missing string has
 /// length 0xFFFFFFFF). Both ends are the same binary, so the format needs no versioning.
@@ -48,6 +50,12 @@ enum WorkerMessage {
             writer.string(outcome.status.rawValue); writer.string(outcome.message); writer.string(outcome.location)
             writer.string(outcome.traceback); writer.string(outcome.output)
             writer.int(Int(bitPattern: UInt(outcome.duration.bitPattern)))
+            // The error codes the scenario produced (for `--codes`).
+            writer.int(outcome.codes.count)
+            for (produced, count) in outcome.codes {
+                writer.string(produced.flavour.rawValue); writer.string(produced.code)
+                writer.int(produced.injected ? 1 : 0); writer.int(count)
+            }
         case .timedOut(let line):
             writer.int(line)
         }
@@ -86,10 +94,17 @@ enum WorkerMessage {
                   let statusText = reader.string(), let status = ScenarioOutcome.Status(rawValue: statusText) else { return nil }
             let message = reader.string(), location = reader.string(), traceback = reader.string()
             guard let output = reader.string(), let duration = reader.int() else { return nil }
-            return .finished(ScenarioOutcome(
+            var outcome = ScenarioOutcome(
                 file: file, declaration: declaration, status: status, message: message, location: location,
                 traceback: traceback, output: output, duration: Double(bitPattern: UInt64(UInt(bitPattern: duration)))
-            ))
+            )
+            guard let codeCount = reader.int(), codeCount >= 0 else { return nil }
+            for _ in 0..<codeCount {
+                guard let flavourName = reader.string(), let flavour = Flavour(rawValue: flavourName), let code = reader.string(),
+                      let injected = reader.int(), let count = reader.int() else { return nil }
+                outcome.codes[ProducedCode(flavour: flavour, code: code, injected: injected != 0), default: 0] += count
+            }
+            return .finished(outcome)
         case UInt8(ascii: "T"):
             guard let line = reader.int() else { return nil }
             return .timedOut(line: line)
