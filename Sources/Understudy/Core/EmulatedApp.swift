@@ -4,6 +4,11 @@
 public protocol EmulatedApp: AnyObject {
     /// The operations `faults.inject` accepts for this flavour, and that the journal records.
     associatedtype Operations: Operation
+    /// The flavour's console settings.
+    associatedtype Settings: NamedSettings
+
+    /// The console settings; changes apply to the next call.
+    var settings: Settings { get set }
 
     var clock: VirtualClock { get set }
     var outbox: Outbox { get set }
@@ -23,15 +28,21 @@ public protocol EmulatedApp: AnyObject {
     /// The path under the server's address where the app's REST API is served: `/APP/KEY` or `/api/apps/APP`.
     var restPath: String { get }
 
-    /// Every setting's name, in the order the documentation lists them.
-    static var settingNames: [String] { get }
-    /// A setting's value by name; nil for a name the flavour does not have.
-    func setting(_ name: String) -> Value?
-    /// Changes a setting by name; the value is checked as `app.settings.NAME = value` checks it.
-    func changeSetting(_ name: String, to value: Value) throws(SettingError)
-    /// Changes several settings, all or nothing: the first bad one throws and nothing changes.
-    func changeSettings(_ changes: [(name: String, value: Value)]) throws(SettingError)
 }
+
+/// A flavour's console settings, readable and writable by the names scenarios use (`registration`,
+/// `email_verification`, ...).
+public protocol NamedSettings: Sendable {
+    /// Every setting's name, in the order the documentation lists them.
+    static var names: [String] { get }
+    /// A setting's value by name; nil for a name the flavour does not have.
+    func value(of name: String) -> Value?
+    /// Changes a setting by name, checking the value.
+    mutating func set(_ name: String, to value: Value) throws(SettingError)
+}
+
+extension BackendlessSettings: NamedSettings {}
+extension KiiSettings: NamedSettings {}
 
 extension EmulatedApp {
     /// The flavour of this app.
@@ -42,6 +53,22 @@ extension EmulatedApp {
 
     /// Whether this app has an operation of that name.
     public func knows(operation name: String) -> Bool { Operations(rawValue: name) != nil }
+
+    /// Every setting's name, in the order the documentation lists them.
+    public static var settingNames: [String] { Settings.names }
+
+    /// A setting's value by name; nil for a name the flavour does not have.
+    public func setting(_ name: String) -> Value? { settings.value(of: name) }
+
+    /// Changes a setting by name; the value is checked as `app.settings.NAME = value` checks it.
+    public func changeSetting(_ name: String, to value: Value) throws(SettingError) { try settings.set(name, to: value) }
+
+    /// Changes several settings, all or nothing: the first bad one throws and nothing changes.
+    public func changeSettings(_ changes: [(name: String, value: Value)]) throws(SettingError) {
+        var changed = settings
+        for change in changes { try changed.set(change.name, to: change.value) }
+        settings = changed
+    }
 }
 
 /// An app as its flavour's own type: what an adapter switches over to reach flavour-only calls.
@@ -56,14 +83,6 @@ extension BackendlessApp {
     public var appID: String { settings.appID }
     public var keys: [(name: String, value: String)] { [("api_key", settings.apiKey)] }
     public var restPath: String { "/\(settings.appID)/\(settings.apiKey)" }
-    public static var settingNames: [String] { BackendlessSettings.names }
-    public func setting(_ name: String) -> Value? { settings.value(of: name) }
-    public func changeSetting(_ name: String, to value: Value) throws(SettingError) { try settings.set(name, to: value) }
-    public func changeSettings(_ changes: [(name: String, value: Value)]) throws(SettingError) {
-        var changed = settings
-        for change in changes { try changed.set(change.name, to: change.value) }
-        settings = changed
-    }
 }
 
 extension KiiApp {
@@ -72,14 +91,6 @@ extension KiiApp {
     public var appID: String { settings.appID }
     public var keys: [(name: String, value: String)] { [("app_key", settings.appKey)] }
     public var restPath: String { "/api/apps/\(settings.appID)" }
-    public static var settingNames: [String] { KiiSettings.names }
-    public func setting(_ name: String) -> Value? { settings.value(of: name) }
-    public func changeSetting(_ name: String, to value: Value) throws(SettingError) { try settings.set(name, to: value) }
-    public func changeSettings(_ changes: [(name: String, value: Value)]) throws(SettingError) {
-        var changed = settings
-        for change in changes { try changed.set(change.name, to: change.value) }
-        settings = changed
-    }
 }
 
 /// How large the emulator lets one backend grow, so a runaway script cannot exhaust the machine.
