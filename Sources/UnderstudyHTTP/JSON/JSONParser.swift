@@ -16,7 +16,7 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
         switch kind {
         case .syntax: return "malformed JSON at byte \(offset): \(reason)"
         case .tooDeep: return "JSON nested deeper than \(JSONParser.maxDepth) levels at byte \(offset)"
-        case .invalidUTF8: return "the body is not valid UTF-8 (byte \(offset))"
+        case .invalidUTF8: return "the body is not valid UTF-8 at byte \(offset): \(reason)"
         case .numberOutOfRange: return "a number out of range at byte \(offset): \(reason)"
         }
     }
@@ -89,12 +89,12 @@ public struct JSONParser {
     }
 
     private mutating func expectWord(_ word: StaticString) throws(JSONError) {
-        let count = word.utf8CodeUnitCount
-        guard position + count <= bytes.count else { throw error("unexpected end of the body") }
-        for offset in 0..<count where bytes[position + offset] != word.utf8Start[offset] {
-            throw error("unexpected character '\(Self.show(bytes[position + offset]))'")
+        // Byte by byte, so that an error names the byte that differs, or the end of a body cut short.
+        for offset in 0..<word.utf8CodeUnitCount {
+            guard let byte = current else { throw error("unexpected end of the body") }
+            guard byte == word.utf8Start[offset] else { throw error("unexpected character '\(Self.show(byte))'") }
+            position += 1
         }
-        position += count
     }
 
     private mutating func enter() throws(JSONError) {
@@ -253,7 +253,7 @@ public struct JSONParser {
         }
         if isASCII { return String(decoding: buffer, as: UTF8.self) }
         guard let text = String(validating: buffer, as: UTF8.self) else {
-            throw JSONError(kind: .invalidUTF8, reason: "invalid UTF-8", offset: offset)
+            throw JSONError(kind: .invalidUTF8, reason: "a string holds bytes that are not UTF-8", offset: offset)
         }
         return text
     }
