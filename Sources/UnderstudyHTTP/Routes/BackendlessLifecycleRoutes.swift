@@ -44,30 +44,10 @@ enum BackendlessLifecycleRoutes {
     }
 
     static func decode(_ raw: Substring) -> PathText {
-        guard raw.utf8.contains(UInt8(ascii: "%")) else { return .text(String(raw)) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(raw.utf8.count)
-        var iterator = raw.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                return .notEncoded
-            }
-            bytes.append(high << 4 | low)
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else { return .notUTF8 }
-        return .text(text)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
+        switch FormEncoding.percentDecoded(ArraySlice(raw.utf8), plusIsSpace: false) {
+        case .text(let text): return .text(text)
+        case .brokenEscape: return .notEncoded
+        case .notUTF8: return .notUTF8
         }
     }
 

@@ -28,17 +28,32 @@ enum FormEncoding {
 
     /// `+` as a space and `%XX` as its byte; nil for a broken escape or bytes that are not UTF-8.
     static func decode(_ slice: ArraySlice<UInt8>) -> String? {
+        guard case .text(let text) = percentDecoded(slice, plusIsSpace: true) else { return nil }
+        return text
+    }
+
+    /// What percent-decoding made of some text.
+    enum PercentDecoded {
+        case text(String)
+        /// A `%` not followed by two hex digits.
+        case brokenEscape
+        /// The escapes decode to bytes that are not UTF-8.
+        case notUTF8
+    }
+
+    /// `%XX` as its byte (and `+` as a space with `plusIsSpace`, as forms and queries write it; a path does not).
+    static func percentDecoded(_ slice: ArraySlice<UInt8>, plusIsSpace: Bool) -> PercentDecoded {
         var decoded: [UInt8] = []
         decoded.reserveCapacity(slice.count)
         var index = slice.startIndex
         while index < slice.endIndex {
             switch slice[index] {
-            case UInt8(ascii: "+"):
+            case UInt8(ascii: "+") where plusIsSpace:
                 decoded.append(0x20)
                 index += 1
             case UInt8(ascii: "%"):
                 guard index + 2 < slice.endIndex, let high = hex(slice[index + 1]), let low = hex(slice[index + 2]) else {
-                    return nil
+                    return .brokenEscape
                 }
                 decoded.append(high << 4 | low)
                 index += 3
@@ -47,7 +62,8 @@ enum FormEncoding {
                 index += 1
             }
         }
-        return String(validating: decoded, as: UTF8.self)
+        guard let text = String(validating: decoded, as: UTF8.self) else { return .notUTF8 }
+        return .text(text)
     }
 
     private static func spaced(_ slice: ArraySlice<UInt8>) -> String {
