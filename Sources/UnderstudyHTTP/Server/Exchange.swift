@@ -4,7 +4,7 @@ internal import Understudy
 
 /// One request as a route handler sees it, inside the server's lock: the stage, the request, and the notes the
 /// handler leaves for the journal.
-public struct Exchange {
+package struct Exchange {
     public let stage: Stage
     public let method: HTTPRequest.Method
     public let path: String
@@ -54,4 +54,4 @@ public struct Exchange {
 }
 
 /// A route's handler: runs inside the server's lock and answers.
-public typealias RouteHandler = @Sendable (inout Exchange) -> Reply
+package typealias RouteHandler = @Sendable (inout Exchange) -> Reply

@@ -10,7 +10,7 @@ public enum RouteArea: String, Sendable, CaseIterable {
 }
 
 /// What a route expects in its body.
-public enum BodyKind: Sendable {
+package enum BodyKind: Sendable {
     /// No body is read.
     case none
     /// A JSON document (an empty body is allowed and seen as no body).
@@ -50,7 +50,7 @@ public struct RouteDescription: Sendable, Hashable {
 }
 
 /// The values of a matched route's `{name}` segments.
-public struct RouteParameters: Sendable {
+package struct RouteParameters: Sendable {
     var names: [Substring] = []
     var values: [Substring] = []
 

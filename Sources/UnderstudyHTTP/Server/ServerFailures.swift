@@ -3,7 +3,7 @@ internal import Understudy
 
 /// The replies for requests that go wrong before (or around) a backend: no such route, a body too large or not
 /// JSON, a missing control token. Each in the shape of the area the path belongs to, so an SDK parses it.
-public enum ServerFailures {
+package enum ServerFailures {
     /// The area a path belongs to, guessed from its first segment (for requests that matched no route).
     static func area(of path: String) -> RouteArea {
         if path.hasPrefix("/api/") || path == "/api" { return .kii }

@@ -10,7 +10,7 @@ internal import Synchronization
 /// The worker side of `understudy run`: loads the files and runs the scenarios its parent sends over standard
 /// input, answering on standard output. A watchdog thread ends the process when a scenario passes its deadline
 /// where the count hook cannot stop it (inside a C function), after telling the parent the last line it saw.
-public enum ScenarioWorker {
+package enum ScenarioWorker {
     /// Serves until standard input ends.
     public static func serve(configuration: RunConfiguration) {
         WorkerIO.ignoreBrokenPipes()
