@@ -75,6 +75,31 @@ struct ContainmentTests {
         #expect(runScenarios(source, limits: limits()).outcome("p")?.message?.contains("instruction budget exhausted") == true)
     }
 
+    @Test("C loops with no hook inside are charged before they start", arguments: [
+        #"local s = (""):rep(math.maxinteger)"#, #"local s = ("x"):rep(1 << 40, "")"#, "table.move({}, 1, 1e15, 2)",
+    ])
+    func cLoopsAreCharged(call: String) {
+        let source = "scenario(\"c\", function() \(call) end)\nscenario(\"after\", function() expect.equal((\"ab\"):rep(2), \"abab\") end)"
+        let result = runScenarios(source, limits: limits())
+        #expect(result.outcome("c")?.status == .failed)
+        #expect((result.outcome("c")?.duration ?? 99) < 1)
+        #expect(result.outcome("after")?.status == .passed)
+    }
+
+    @Test("utf8.codes refuses a continuation byte without its lead (Lua 5.4.4 skipped it)")
+    func utf8CodesIsStrict() {
+        let source = #"""
+            scenario("u", function()
+              expect.fails(function() for _ in utf8.codes("a\x80") do end end)
+              local seen = {}
+              for _, code in utf8.codes("aé") do seen[#seen + 1] = code end
+              expect.equal(#seen, 2)
+            end)
+            """#
+        let result = runScenarios(source, limits: limits())
+        #expect(result.outcome("u")?.status == .passed, "\(result.outcome("u")?.message ?? "")")
+    }
+
     @Test("a Lua loop past --timeout is reported as timed out with its line")
     func timeoutInLua() {
         let source = "scenario(\"t\", function()\n  while true do end\nend)\nscenario(\"after\", function() end)"
