@@ -566,9 +566,9 @@ static int us_safe_coroutine_close(lua_State *L) {
 /* string.rep and table.move loop in C once per repetition or element, with no hook in between: ("").rep with
    math.maxinteger copies nothing for ever, table.move({}, 1, 1e15, 2) moves nils for ever. Each repetition or
    element is charged before the loop starts, so the budget (and the deadline, checked when charged) holds. */
-static void us_charge_count(lua_State *L, lua_Integer first, lua_Integer last) {
+static void us_charge_count(lua_State *L, lua_Integer first, lua_Integer last, unsigned per_instruction) {
     if (last < first) return;
-    lua_Unsigned count = (lua_Unsigned)last - (lua_Unsigned)first + 1u;
+    lua_Unsigned count = ((lua_Unsigned)last - (lua_Unsigned)first) / per_instruction + 1u;
     us_charge_checked(L, count > (lua_Unsigned)INT64_MAX ? INT64_MAX : (int64_t)count);
 }
 
@@ -582,14 +582,14 @@ static int us_call_original(lua_State *L) {
 static int us_safe_rep(lua_State *L) {
     int integer = 0;
     lua_Integer count = lua_tointegerx(L, 2, &integer);
-    if (integer) us_charge_count(L, 1, count);
+    if (integer) us_charge_count(L, 1, count, 64); /* a repetition is a memcpy: 64 of them per instruction */
     return us_call_original(L);
 }
 
 static int us_safe_move(lua_State *L) {
     int first_ok = 0, last_ok = 0;
     lua_Integer first = lua_tointegerx(L, 2, &first_ok), last = lua_tointegerx(L, 3, &last_ok);
-    if (first_ok && last_ok) us_charge_count(L, first, last);
+    if (first_ok && last_ok) us_charge_count(L, first, last, 1); /* an element is a get and a set */
     return us_call_original(L);
 }
 

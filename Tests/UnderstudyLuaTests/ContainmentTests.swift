@@ -153,6 +153,40 @@ struct ContainmentTests {
         #expect(result.outcome("fine")?.status == .passed)
     }
 
+    @Test("push registrations count towards the memory cap, and a nested call's growth is counted once")
+    func registrationsAreCapped() {
+        let source = #"""
+            scenario("devices", function()
+              local app = understudy.backendless()
+              for i = 1, 20000 do app.devices.register{ token = "t" .. i, device_id = "d" .. i, os = "ANDROID" } end
+            end)
+            scenario("installations", function()
+              local app = understudy.kii()
+              local user = app.users.register{ username = "alice", password = "secret1" }
+              for i = 1, 20000 do app.installations.register{ user = user.userID, type = "ANDROID", token = "t" .. i } end
+            end)
+            scenario("nested", function()
+              local app = understudy.backendless()
+              -- each login runs a predicate that registers a device: 3,000 registrations (1.5 MiB) fit in 4 MiB
+              -- when counted once, not when each is counted again by the login around it
+              local n = 0
+              app.faults.inject{ op = "users.logout", code = 3000, when = function()
+                n = n + 1
+                app.devices.register{ token = "t" .. n, device_id = "d" .. n, os = "ANDROID" }
+                return false
+              end }
+              for _ = 1, 3000 do pcall(app.users.logout, "t") end
+              expect.equal(n, 3000)
+            end)
+            scenario("fine", function() end)
+            """#
+        let result = runScenarios(source, limits: limits(Int64.max / 2, memory: 4, timeout: 20))
+        #expect(result.outcome("devices")?.message?.contains("memory cap exceeded") == true, "\(result.outcome("devices")?.message ?? "")")
+        #expect(result.outcome("installations")?.message?.contains("memory cap exceeded") == true, "\(result.outcome("installations")?.message ?? "")")
+        #expect(result.outcome("nested")?.status == .passed, "\(result.outcome("nested")?.message ?? "")")
+        #expect(result.outcome("fine")?.status == .passed)
+    }
+
     @Test("load outside pcall returns the reader's error, not the runner's report table")
     func loadReaderError() {
         let source = #"scenario("l", function() local f, err = load(function() error("reader broke", 0) end); expect.is_nil(f); expect.equal(err, "reader broke") end)"#
