@@ -563,6 +563,49 @@ static int us_safe_coroutine_close(lua_State *L) {
     return lua_gettop(L);
 }
 
+/* string.rep and table.move loop in C once per repetition or element, with no hook in between: ("").rep with
+   math.maxinteger copies nothing for ever, table.move({}, 1, 1e15, 2) moves nils for ever. Each repetition or
+   element is charged before the loop starts, so the budget (and the deadline, checked when charged) holds. */
+static void us_charge_count(lua_State *L, lua_Integer first, lua_Integer last, unsigned per_instruction) {
+    if (last < first) return;
+    lua_Unsigned count = ((lua_Unsigned)last - (lua_Unsigned)first) / per_instruction + 1u;
+    us_charge_checked(L, count > (lua_Unsigned)INT64_MAX ? INT64_MAX : (int64_t)count);
+}
+
+static int us_call_original(lua_State *L) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+static int us_safe_rep(lua_State *L) {
+    int integer = 0;
+    lua_Integer count = lua_tointegerx(L, 2, &integer);
+    if (integer) us_charge_count(L, 1, count, 64); /* a repetition is a memcpy: 64 of them per instruction */
+    return us_call_original(L);
+}
+
+static int us_safe_move(lua_State *L) {
+    int first_ok = 0, last_ok = 0;
+    lua_Integer first = lua_tointegerx(L, 2, &first_ok), last = lua_tointegerx(L, 3, &last_ok);
+    if (first_ok && last_ok) us_charge_count(L, first, last, 1); /* an element is a get and a set */
+    return us_call_original(L);
+}
+
+/* utf8.codes that refuses continuation bytes without a lead byte: Lua 5.4.4 skips them ("'utf8.codes' does not
+   raise an error on spurious continuation bytes", fixed in 5.4.5). utf8.len (upvalue 2) sees them. */
+static int us_safe_utf8_codes(lua_State *L) {
+    if (lua_type(L, 1) == LUA_TSTRING && !lua_toboolean(L, 2)) {
+        lua_pushvalue(L, lua_upvalueindex(2));
+        lua_pushvalue(L, 1);
+        lua_call(L, 1, 2);
+        if (lua_isnil(L, -2)) return luaL_error(L, "invalid UTF-8 code");
+        lua_pop(L, 2);
+    }
+    return us_call_original(L);
+}
+
 /* The prelude's way to restore library metatables, past a __metatable lock a scenario may have set. */
 static int us_raw_getmetatable(lua_State *L) {
     if (!lua_getmetatable(L, 1)) lua_pushnil(L);
@@ -742,6 +785,22 @@ static int us_open_sandbox_protected(lua_State *L) {
     lua_getfield(L, -1, "close");
     lua_pushcclosure(L, us_safe_coroutine_close, 1);
     lua_setfield(L, -2, "close");
+    lua_pop(L, 1);
+    lua_getglobal(L, LUA_STRLIBNAME);
+    lua_getfield(L, -1, "rep");
+    lua_pushcclosure(L, us_safe_rep, 1);
+    lua_setfield(L, -2, "rep");
+    lua_pop(L, 1);
+    lua_getglobal(L, LUA_TABLIBNAME);
+    lua_getfield(L, -1, "move");
+    lua_pushcclosure(L, us_safe_move, 1);
+    lua_setfield(L, -2, "move");
+    lua_pop(L, 1);
+    lua_getglobal(L, LUA_UTF8LIBNAME);
+    lua_getfield(L, -1, "codes");
+    lua_getfield(L, -2, "len");
+    lua_pushcclosure(L, us_safe_utf8_codes, 2);
+    lua_setfield(L, -2, "codes");
     lua_pop(L, 1);
     lua_getglobal(L, "xpcall");
     lua_pushcclosure(L, us_safe_xpcall, 1);

@@ -37,12 +37,26 @@ struct LuaCall {
         }
         host.currentArgumentNames = []
         host.currentArgumentCount = lua_gettop(L)
+        // Memory the backends hold counts towards the cap (the trampoline raises once it is passed): new
+        // backends by the outermost call, a backend's users and registrations by each call, from what the
+        // backend was last charged for (so a nested call's growth is not charged again by its caller).
         let appsBefore = host.apps.count
-        let usersBefore = BackendMemory.users(of: host, handle: L)
+        let bound = BackendMemory.boundApp(of: host, handle: L)
+        if let bound, host.chargedFootprints[ObjectIdentifier(bound)] == nil {
+            host.chargedFootprints[ObjectIdentifier(bound)] = BackendMemory.footprint(of: bound)
+        }
+        host.callDepth += 1
         defer {
-            // Memory the backends hold counts towards the cap (the trampoline raises once it is passed).
-            let grown = (host.apps.count - appsBefore) * BackendMemory.perApp
-                + (BackendMemory.users(of: host, handle: L) - usersBefore) * BackendMemory.perUser
+            host.callDepth -= 1
+            var grown = host.callDepth == 0 ? (host.apps.count - appsBefore) * BackendMemory.perApp : 0
+            if let bound {
+                let footprint = BackendMemory.footprint(of: bound)
+                let charged = host.chargedFootprints[ObjectIdentifier(bound)] ?? footprint
+                if footprint > charged {
+                    grown += footprint - charged
+                    host.chargedFootprints[ObjectIdentifier(bound)] = footprint
+                }
+            }
             if grown > 0 { us_charge_memory(L, Int64(grown)) }
         }
         do {
@@ -360,10 +374,17 @@ enum BackendMemory {
     static let perApp = 4096
     /// One user with its properties and index entries.
     static let perUser = 256
+    /// One push registration (a Backendless device with its token and channels, a Kii installation).
+    static let perRegistration = 512
 
-    /// Users of the backend the running binding is bound to (upvalue 2), or 0.
-    static func users(of host: ScenarioHost, handle L: OpaquePointer) -> Int {
-        guard lua_type(L, us_upvalueindex(2)) == LUA_TNUMBER, let app = host.app(Int64(us_tointeger(L, us_upvalueindex(2), nil))) else { return 0 }
-        return app.userCount
+    /// The backend the running binding is bound to (upvalue 2), if any.
+    static func boundApp(of host: ScenarioHost, handle L: OpaquePointer) -> (any EmulatedApp)? {
+        guard lua_type(L, us_upvalueindex(2)) == LUA_TNUMBER else { return nil }
+        return host.app(Int64(us_tointeger(L, us_upvalueindex(2), nil)))
+    }
+
+    /// What a backend's users and push registrations are estimated to hold.
+    static func footprint(of app: any EmulatedApp) -> Int {
+        app.userCount * perUser + app.registrationCount * perRegistration
     }
 }

@@ -30,6 +30,11 @@ final class ScenarioHost {
     var apps: [any EmulatedApp] { world?.apps ?? scenarioApps }
     /// The error codes handed to Lua since the scenario began (`understudy run --codes`).
     var producedCodes: [ProducedCode: Int] = [:]
+    /// The memory each backend was last charged for (BackendMemory.footprint), so that a nested call's growth
+    /// is charged once: by the innermost call that sees it.
+    var chargedFootprints: [ObjectIdentifier: Int] = [:]
+    /// How deep binding calls are nested now (a fault predicate calling a binding is one deeper).
+    var callDepth = 0
 
     /// Starts a scenario: earlier backends become unreachable.
     func beginScenario(seed: UInt64) {
@@ -42,6 +47,7 @@ final class ScenarioHost {
         scenarioSeed = seed
         pendingError = nil
         producedCodes.removeAll()
+        chargedFootprints.removeAll()
     }
 
     /// Adds a backend; returns its handle.

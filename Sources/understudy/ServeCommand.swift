@@ -34,11 +34,15 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "A token the control API (/_understudy/) requires in the X-Understudy-Token header.")
     var controlToken: String?
 
+    @Option(help: "Seconds a connection may go without a complete request part (idle keep-alive, a head or body that stops arriving) before it is closed; 0: never.")
+    var idleTimeout: Double = 10
+
     @OptionGroup(title: "Limits")
     var limits: LuaLimitOptions
 
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be from 1 to 65535, got \(port)") }
+        if !(idleTimeout >= 0) || idleTimeout > 1e6 { throw ValidationError("--idle-timeout must be a number of seconds, 0 or more") }
         if (controlToken ?? "").isEmpty, !LoopbackCheck.onlyLoopback(host) {
             throw ValidationError(
                 "--host \(host) reaches beyond this machine (or does not resolve to loopback addresses only): give --control-token TOKEN so that only you can steer the server"
@@ -80,7 +84,7 @@ struct ServeCommand: ParsableCommand {
         let options = ServerOptions(
             host: host, port: port, setupScript: setup, seed: seed,
             limits: limits.limits(),
-            controlToken: controlToken
+            controlToken: controlToken, idleTimeout: idleTimeout
         )
         let server: UnderstudyServer
         do {

@@ -75,6 +75,31 @@ struct ContainmentTests {
         #expect(runScenarios(source, limits: limits()).outcome("p")?.message?.contains("instruction budget exhausted") == true)
     }
 
+    @Test("C loops with no hook inside are charged before they start", arguments: [
+        #"local s = (""):rep(math.maxinteger)"#, #"local s = ("x"):rep(1 << 40, "")"#, "table.move({}, 1, 1e15, 2)",
+    ])
+    func cLoopsAreCharged(call: String) {
+        let source = "scenario(\"c\", function() \(call) end)\nscenario(\"after\", function() expect.equal((\"ab\"):rep(2), \"abab\") end)"
+        let result = runScenarios(source, limits: limits())
+        #expect(result.outcome("c")?.status == .failed)
+        #expect((result.outcome("c")?.duration ?? 99) < 1)
+        #expect(result.outcome("after")?.status == .passed)
+    }
+
+    @Test("utf8.codes refuses a continuation byte without its lead (Lua 5.4.4 skipped it)")
+    func utf8CodesIsStrict() {
+        let source = #"""
+            scenario("u", function()
+              expect.fails(function() for _ in utf8.codes("a\x80") do end end)
+              local seen = {}
+              for _, code in utf8.codes("aé") do seen[#seen + 1] = code end
+              expect.equal(#seen, 2)
+            end)
+            """#
+        let result = runScenarios(source, limits: limits())
+        #expect(result.outcome("u")?.status == .passed, "\(result.outcome("u")?.message ?? "")")
+    }
+
     @Test("a Lua loop past --timeout is reported as timed out with its line")
     func timeoutInLua() {
         let source = "scenario(\"t\", function()\n  while true do end\nend)\nscenario(\"after\", function() end)"
@@ -128,6 +153,40 @@ struct ContainmentTests {
         #expect(result.outcome("fine")?.status == .passed)
     }
 
+    @Test("push registrations count towards the memory cap, and a nested call's growth is counted once")
+    func registrationsAreCapped() {
+        let source = #"""
+            scenario("devices", function()
+              local app = understudy.backendless()
+              for i = 1, 20000 do app.devices.register{ token = "t" .. i, device_id = "d" .. i, os = "ANDROID" } end
+            end)
+            scenario("installations", function()
+              local app = understudy.kii()
+              local user = app.users.register{ username = "alice", password = "secret1" }
+              for i = 1, 20000 do app.installations.register{ user = user.userID, type = "ANDROID", token = "t" .. i } end
+            end)
+            scenario("nested", function()
+              local app = understudy.backendless()
+              -- each login runs a predicate that registers a device: 3,000 registrations (1.5 MiB) fit in 4 MiB
+              -- when counted once, not when each is counted again by the login around it
+              local n = 0
+              app.faults.inject{ op = "users.logout", code = 3000, when = function()
+                n = n + 1
+                app.devices.register{ token = "t" .. n, device_id = "d" .. n, os = "ANDROID" }
+                return false
+              end }
+              for _ = 1, 3000 do pcall(app.users.logout, "t") end
+              expect.equal(n, 3000)
+            end)
+            scenario("fine", function() end)
+            """#
+        let result = runScenarios(source, limits: limits(Int64.max / 2, memory: 4, timeout: 20))
+        #expect(result.outcome("devices")?.message?.contains("memory cap exceeded") == true, "\(result.outcome("devices")?.message ?? "")")
+        #expect(result.outcome("installations")?.message?.contains("memory cap exceeded") == true, "\(result.outcome("installations")?.message ?? "")")
+        #expect(result.outcome("nested")?.status == .passed, "\(result.outcome("nested")?.message ?? "")")
+        #expect(result.outcome("fine")?.status == .passed)
+    }
+
     @Test("load outside pcall returns the reader's error, not the runner's report table")
     func loadReaderError() {
         let source = #"scenario("l", function() local f, err = load(function() error("reader broke", 0) end); expect.is_nil(f); expect.equal(err, "reader broke") end)"#
@@ -172,7 +231,7 @@ struct ContainmentTests {
     func crashAndHangInWorkers() throws {
         let run = try runBinary(["run", "Tests/HostileUnsafe", "--jobs", "2", "--unsafe", "--timeout", "1"])
         #expect(run.status == 1)
-        #expect(run.seconds < 40) // the run ends in about 2 s; the sleeping grandchild can hold the test's pipe
+        #expect(run.seconds < 8) // about 2 s: the stuck program (sleep 30) ends with its worker's process group
         #expect(run.output.contains("crashed with signal 11 (SIGSEGV)"), "\(run.output)")
         #expect(run.output.contains("timed out after 1 s"))
         #expect(run.output.contains("Tests/HostileUnsafe/crash-and-sleep.lua:10"))

@@ -339,6 +339,8 @@ extension BackendlessApp {
 
     /// Registered users, guests excluded.
     public var userCount: Int { users.count - guestCount }
+    /// Device registrations held, expired ones included until they are swept.
+    public var registrationCount: Int { devices.heldCount }
 
     /// Every user (guests included), oldest first.
     public var allUsers: [BackendlessUser] {

@@ -85,6 +85,7 @@ public final class KiiApp: EmulatedApp {
 
     /// How many users are registered.
     public var userCount: Int { users.count }
+    public var registrationCount: Int { installationCount }
 
     /// Every user, in registration order.
     public var allUsers: [KiiUser] { registrationOrder.map { $0.snapshot() } }

@@ -52,6 +52,9 @@ public struct DeviceRegistry {
 
     private var entries: [String: Entry] = [:]
     private var members: [String: Set<String>] = [DeviceRegistry.defaultChannel: []]
+
+    /// Registrations held now, expired ones included (they go when `count(now:)` or a lookup sweeps them).
+    public var heldCount: Int { entries.count }
     private var expiries = MinHeap<Expiry>(by: { $0.time < $1.time })
     private var generation = 0
     private var random: SeededGenerator

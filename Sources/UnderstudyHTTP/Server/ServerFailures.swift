@@ -48,6 +48,16 @@ package enum ServerFailures {
         )
     }
 
+    /// A body the client stopped sending before its end (it closed the connection, or went silent past the idle
+    /// timeout): answered, if anyone still listens, and journaled as what happened.
+    static func bodyCutOff(_ area: RouteArea, declaredLength: String?) -> Reply {
+        let declared = declaredLength.map { " (Content-Length \($0))" } ?? ""
+        return reply(
+            area, status: 400, backendlessCode: 8002, kiiCode: "INCOMPLETE_BODY",
+            message: "the request body was cut off: the client stopped sending before its end\(declared)"
+        )
+    }
+
     /// A body that is not JSON, not UTF-8, nested too deeply, or holds a number out of range.
     public static func malformedBody(_ area: RouteArea, _ error: JSONError) -> Reply {
         reply(

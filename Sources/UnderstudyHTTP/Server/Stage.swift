@@ -16,11 +16,14 @@ public struct ServerOptions: Sendable {
     public var maxBodyBytes: Int
     /// The most journal entries kept.
     public var journalCapacity: Int
+    /// Seconds a connection may stay without a complete request part (an idle keep-alive connection, a request
+    /// head or body that stops arriving) before the server closes it; 0: never.
+    public var idleTimeout: Double
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, setupScript: ScenarioFile? = nil, seed: UInt64 = 1,
         limits: ScenarioLimits = ScenarioLimits(), controlToken: String? = nil, maxBodyBytes: Int = 1 << 20,
-        journalCapacity: Int = 100_000
+        journalCapacity: Int = 100_000, idleTimeout: Double = 10
     ) {
         self.host = host
         self.port = port
@@ -30,6 +33,7 @@ public struct ServerOptions: Sendable {
         self.controlToken = controlToken
         self.maxBodyBytes = maxBodyBytes
         self.journalCapacity = journalCapacity
+        self.idleTimeout = idleTimeout
     }
 
     /// Where confirmation and verification links point.

@@ -1,5 +1,6 @@
 public import Hummingbird
 internal import HummingbirdCore
+internal import HTTPTypes
 internal import Logging
 internal import NIOCore
 internal import NIOPosix
@@ -40,7 +41,12 @@ public final class UnderstudyServer: Sendable {
         logger.logLevel = .warning
         return Application(
             responder: UnderstudyResponder(server: self),
-            server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionDropper()])),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [ConnectionDropper()],
+                    idleTimeout: options.idleTimeout > 0 ? .nanoseconds(Int64(options.idleTimeout * 1e9)) : nil
+                )
+            ),
             configuration: ApplicationConfiguration(
                 address: .hostname(options.host, port: options.port), serverName: "understudy"
             ),
@@ -83,8 +89,12 @@ public final class UnderstudyServer: Sendable {
                 do {
                     let buffer = try await request.collectBody(upTo: options.maxBodyBytes)
                     bytes = Array(buffer.readableBytesView)
-                } catch {
+                } catch is NIOTooManyBytesError {
                     let reply = ServerFailures.bodyTooLarge(area, limit: options.maxBodyBytes)
+                    return record(reply, request, path: path, query: query).response
+                } catch {
+                    // The client closed the connection (or stopped sending past the idle timeout) mid-body.
+                    let reply = ServerFailures.bodyCutOff(area, declaredLength: request.headers[.contentLength])
                     return record(reply, request, path: path, query: query).response
                 }
             }

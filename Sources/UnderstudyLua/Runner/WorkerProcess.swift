@@ -49,6 +49,17 @@ final class WorkerProcess {
             posix_spawn_file_actions_adddup2(&actions, up[1], 1)
             posix_spawn_file_actions_addclose(&actions, down[0])
             posix_spawn_file_actions_addclose(&actions, up[1])
+            // Its own process group: a worker that is killed takes the programs its scenario started with it
+            // (a `sleep` left behind would hold the run's output open until it ends).
+            #if canImport(Darwin)
+            var attributes: posix_spawnattr_t? = nil
+            #else
+            var attributes = posix_spawnattr_t()
+            #endif
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
             let argv = ([executable] + arguments).map { strdup($0) }
             defer { argv.forEach { free($0) } }
             // A crashing worker is reported by its signal; the runtime's backtrace would only slow it down.
@@ -62,7 +73,7 @@ final class WorkerProcess {
             var pid: pid_t = 0
             let status = (argv + [nil]).withUnsafeBufferPointer { pointers in
                 (environment + [nil]).withUnsafeBufferPointer { variables in
-                    posix_spawn(&pid, executable, &actions, nil, UnsafeMutablePointer(mutating: pointers.baseAddress!),
+                    posix_spawn(&pid, executable, &actions, &attributes, UnsafeMutablePointer(mutating: pointers.baseAddress!),
                                 UnsafeMutablePointer(mutating: variables.baseAddress!))
                 }
             }
@@ -132,6 +143,8 @@ final class WorkerProcess {
         } else {
             description = "crashed with signal \(signal) (\(Self.signalName(signal)))"
         }
+        // Whatever the scenario started (os.execute under --unsafe) ends with its worker.
+        _ = kill(-pid, SIGKILL)
         reaped = description
         return description
     }

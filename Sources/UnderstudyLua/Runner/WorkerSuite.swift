@@ -17,18 +17,24 @@ struct WorkerSuite {
         let jobs = configuration.jobs
         let pool = WorkerPool(command: command)
 
-        // 1. Load every file in the workers to learn its scenarios.
+        // 1. Load every file in the workers to learn its scenarios. With fewer files than jobs, a second worker
+        //    starts and loads the first file meanwhile, so that it is ready to share a big file's scenarios
+        //    (starting it only once the file's scenarios are known would put its start-up on the run's path).
         let declared = Mutex<[Result<[ScenarioDeclaration], LoadError>?]>(Array(repeating: nil, count: files.count))
         let nextFile = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: min(jobs, max(files.count, 1))) { _ in
+        let loaders = files.isEmpty ? 1 : min(jobs, max(files.count, 2))
+        DispatchQueue.concurrentPerform(iterations: loaders) { iteration in
             var worker: WorkerProcess?
             defer { if let worker { pool.giveBack(worker) } }
+            var loadedAny = false
             while true {
                 let index = nextFile.add(1, ordering: .relaxed).oldValue
-                guard index < files.count else { return }
+                guard index < files.count else { break }
                 let result = load(index, files, &worker, pool)
                 declared.withLock { $0[index] = result }
+                loadedAny = true
             }
+            if !loadedAny, !files.isEmpty { _ = load(iteration % files.count, files, &worker, pool) }
         }
 
         // 2. Cut the selected scenarios into work items, as the in-process runner does.

@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+import Understudy
+import UnderstudyHTTP
+import UnderstudyLua
+
+/// A raw TCP connection to a loopback port: a client that misbehaves (stays idle, stops mid-request).
+private final class RawConnection {
+    let descriptor: Int32
+
+    init?(port: Int) {
+        #if canImport(Glibc)
+        let made = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let made = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard made >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(made, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { _ = close(made); return nil }
+        descriptor = made
+    }
+
+    deinit { _ = close(descriptor) }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+
+    /// The first line of the server's reply (waits up to two seconds).
+    func statusLine() -> String {
+        var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&watched, 1, 2000) > 0 else { return "" }
+        var bytes = [UInt8](repeating: 0, count: 256)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        return String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self).split(separator: "\r\n").first.map(String.init) ?? ""
+    }
+
+    /// True when the server closes the connection within `milliseconds` without answering.
+    func closedByServer(within milliseconds: Int32) -> Bool {
+        var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&watched, 1, milliseconds) > 0 else { return false }
+        var byte: UInt8 = 0
+        return read(descriptor, &byte, 1) <= 0
+    }
+}
+
+private func hostileLimits() -> ScenarioLimits {
+    ScenarioLimits(maxInstructions: 100_000, maxMemory: 8 * 1024 * 1024, timeout: 2)
+}
+
+@Suite("Serve containment: misbehaving clients and hostile control chunks cannot starve other clients")
+struct ServeContainmentTests {
+    @Test("idle connections and half-sent heads are closed after the idle timeout; a new client is served meanwhile")
+    func idleConnectionsAreClosed() async throws {
+        var options = ServerOptions(port: 0)
+        options.idleTimeout = 0.5
+        try await withLiveServer(options) { _, client in
+            let port = try #require(client.port)
+            var idle: [RawConnection] = []
+            for number in 0..<200 {
+                let connection = try #require(RawConnection(port: port))
+                if number % 2 == 1 { connection.send("GET /_understudy/routes HTTP/1.1\r\nHo") }
+                idle.append(connection)
+            }
+            let served = try await client.send(.get, "/_understudy/routes")
+            #expect(served.status == 200)
+            try await Task.sleep(for: .milliseconds(700))
+            #expect(idle.allSatisfy { $0.closedByServer(within: 2000) })
+            // The test client's own connection was idle too: a new one is served.
+            let fresh = try #require(RawConnection(port: port))
+            fresh.send("GET /_understudy/routes HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(fresh.statusLine() == "HTTP/1.1 200 OK")
+        }
+    }
+
+    @Test("a body the client cuts off is journaled as cut off, not as too large")
+    func cutOffBody() async throws {
+        try await withLiveServer { server, client in
+            let port = try #require(client.port)
+            let connection = try #require(RawConnection(port: port))
+            connection.send(
+                "POST \(backendless)/users/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{\"email\":"
+            )
+            try await Task.sleep(for: .milliseconds(100))
+            shutdown(connection.descriptor, Int32(SHUT_RDWR))
+            var entries: [JournalEntry] = []
+            for _ in 0..<40 where entries.isEmpty {
+                try await Task.sleep(for: .milliseconds(50))
+                entries = server.withStage { $0.world.journal.entries(matching: JournalFilter()) }
+            }
+            let entry = try #require(entries.first)
+            #expect(entry.status == 400)
+            #expect(entry.reply.contains("cut off"), "\(entry.reply)")
+            #expect(!entry.reply.contains("larger than"))
+        }
+    }
+
+    @Test("hostile control chunks end within their deadline and leave the server answering", arguments: [
+        #"while true do load(function() error("x") end) end"#,
+        #"local function loop() while true do end end error(setmetatable({}, { __tostring = function() return xpcall(loop, loop) end }))"#,
+        #"("a"):rep(30000):find(".-.-.-b")"#,
+        #"for _ = 1, 3 do understudy.kii().users.seed{ count = 1000000, username = "u%d", password = "secret1" } end"#,
+        #"local app = understudy.backendless() app.faults.inject{ op = "users.logout", code = 3000, when = function() error("x") end } while true do pcall(app.users.logout, "t") end"#,
+        #"local s = (""):rep(math.maxinteger)"#,
+        "table.move({}, 1, 1e15, 2)",
+        #"local s = "x" while true do s = s .. s end"#,
+        #"local function nest(n) if n == 0 then return end local co = coroutine.create(function() local x <close> = setmetatable({}, { __close = function() nest(n - 1) end }) coroutine.yield() end) coroutine.resume(co) coroutine.close(co) end nest(20000)"#,
+    ])
+    func hostileChunks(chunk: String) async throws {
+        try await withLiveServer(ServerOptions(port: 0, limits: hostileLimits())) { _, client in
+            let start = ContinuousClock.now
+            async let hostile = client.send(.post, "/_understudy/lua", text: chunk)
+            try await Task.sleep(for: .milliseconds(20))
+            let other = try await client.send(.post, "\(backendless)/users/register", json: #"{"email":"alice@example.com","password":"wonderland","name":"Alice"}"#)
+            #expect(other.status == 200)
+            let reply = try await hostile
+            // Answered: refused (400) when a limit stopped it, or 200 where the chunk caught its own error.
+            #expect([200, 400].contains(reply.status), "\(reply.text)")
+            #expect(ContinuousClock.now - start < .seconds(4))
+            #expect(try await client.send(.get, "/_understudy/routes").status == 200)
+        }
+    }
+
+    @Test("a control chunk looping in Lua delays another client by at most its deadline")
+    func chunkDelaysOthersByItsDeadlineAtMost() async throws {
+        let limits = ScenarioLimits(maxInstructions: Int64.max / 2, maxMemory: 64 * 1024 * 1024, timeout: 1)
+        try await withLiveServer(ServerOptions(port: 0, limits: limits)) { _, client in
+            let start = ContinuousClock.now
+            async let hostile = client.send(.post, "/_understudy/lua", text: "while true do end")
+            try await Task.sleep(for: .milliseconds(50))
+            let other = try await client.send(.get, "/_understudy/routes")
+            #expect(other.status == 200)
+            #expect(ContinuousClock.now - start < .milliseconds(1800))
+            let reply = try await hostile
+            #expect(reply.json("message") == "timed out after 1 s (raise it with --timeout)")
+        }
+    }
+}
