@@ -96,7 +96,7 @@ struct RunCommand: ParsableCommand {
             limits: limits.limits(unsafe: unsafe),
             jobs: jobs ?? FileOutput.processorCount,
             selection: ScenarioSelection(filter: filter, tags: tags, shard: parsedShard),
-            workers: inProcess || list || Self.startsFasterInProcess(files, unsafe: unsafe) ? nil : workers
+            workers: inProcess || list ? nil : workers
         )
         let runner = SuiteRunner(configuration: configuration)
         if extras.watch {
@@ -134,13 +134,6 @@ struct RunCommand: ParsableCommand {
         if result.failed > 0 { return .failure }
         if let coverage, !extras.meetsMinimum(coverage) { return .failure }
         return .success
-    }
-
-    /// One file without --unsafe runs in this process: a worker's start-up (about as long as this process's own)
-    /// would double the time of the common edit-and-run loop, and the sandbox leaves a scenario no known way to
-    /// crash the process or to hang in C past the count hook. Several files, or --unsafe, use worker processes.
-    static func startsFasterInProcess(_ files: [ScenarioFile], unsafe: Bool) -> Bool {
-        files.count == 1 && !unsafe
     }
 
     private func listScenarios(_ runner: SuiteRunner, _ files: [ScenarioFile]) -> ExitCode {
