@@ -122,15 +122,6 @@ enum BackendlessBindings {
         }
     }
 
-    static let get: us_swift_fn = { L in
-        LuaCall.run(L, "users.get") { call throws(LuaMisuse) in
-            let app = try call.backendless()
-            let objectID = try call.string(1, "objectId")
-            if let user = app.user(objectID: objectID) { push(call.L, user) } else { lua_pushnil(call.L) }
-            return 1
-        }
-    }
-
     static let all: us_swift_fn = { L in
         LuaCall.run(L, "users.all") { call throws(LuaMisuse) in
             let app = try call.backendless()
