@@ -319,6 +319,7 @@ struct LuaCall {
         recordProduced(error)
         lua_pushnil(L)
         error.push(to: L)
+        host.uncheckedErrors.wrap(L, error, call: function)
         return 2
     }
 
@@ -366,6 +367,8 @@ struct LuaCall {
 /// An error that knows how to show itself to a scenario as a table.
 protocol LuaPresentable {
     func push(to L: OpaquePointer)
+    /// One line for failure messages: the code(s) and the message.
+    var summary: String { get }
 }
 
 /// Estimates of the memory backends hold, counted towards a scenario's `--max-memory`.
