@@ -76,7 +76,8 @@ async function version3PseudoUsers() {
   await check.step('registerAsPseudoUser: a token, isPseudoUser()', async () => {
     anon = await KiiUser.registerAsPseudoUser(null, { displayName: 'Anon', level: 3 });
     expect(typeof anon.getAccessToken() === 'string', 'an access token');
-    expectEqual([anon.isPseudoUser(), anon.getUsername(), anon.getEmailAddress()], [true, undefined, undefined], 'isPseudoUser, username, email');
+    expectEqual([anon.isPseudoUser(), anon.getUsername() || null, anon.getEmailAddress() || null, anon.getPhoneNumber() || null],
+      [true, null, null, null], 'isPseudoUser, username, email, phone');
     expectEqual(KiiUser.getCurrentUser() && KiiUser.getCurrentUser().getID(), anon.getID(), 'current user');
   }, { v: 3 });
   await check.step('refresh a pseudo user: still pseudo (_hasPassword false)', async () => {
@@ -128,6 +129,15 @@ async function version3Topics() {
     const [topics] = await Kii.listTopics();
     expectEqual(topics.map(t => t.getName()), ['news'], 'topics');
   }, { v: 3 });
+  // The SDK's other way to the administrator: a client-credentials token. Which client id and secret the emulator
+  // accepts is its choice; the app's id and key are what Basic credentials carry.
+  await check.step('Kii.authenticateAsAppAdmin (client id and secret: the app id and key), admin.topicWithName().save(), admin.listTopics()', async () => {
+    const admin = await Kii.authenticateAsAppAdmin(APP, 'understudy-kii-key');
+    await admin.topicWithName('alerts').save();
+    const [topics] = await admin.listTopics();
+    expectEqual(topics.map(t => t.getName()), ['alerts', 'news'], 'topics');
+    await admin.topicWithName('alerts').deleteTopic();
+  }, { v: 3 });
 
   await KiiUser.authenticate('member', 'secret1').catch(() => null);
   member = KiiUser.getCurrentUser() || member;
@@ -156,12 +166,19 @@ async function version3Topics() {
     expect(pushes.every(p => p.topic === 'diary' && p.data && p.data.msg === 'dear diary' && p.pushMessageID),
       `pushes carry topic, data and pushMessageID: ${JSON.stringify(pushes)}`);
   }, { v: 3 });
-  await check.step('sendMessage with only GCM enabled and production only: the Android installation', async () => {
+  await check.step('sendMessage with only GCM enabled: the Android installation', async () => {
     const before = (await outbox('pushes')).length;
-    const builder = new KiiPushMessageBuilder({ msg: 'android' }).enableApns(false).enableJpush(false).enableMqtt(false).setSendToDevelopment(false);
+    const builder = new KiiPushMessageBuilder({ msg: 'android' }).enableApns(false).enableJpush(false).enableMqtt(false);
     await diary().sendMessage(builder.build());
     expectEqual(installationsOf((await outbox('pushes')).slice(before)), [gcm], 'installations pushed');
   }, { v: 3 });
+  await check.step('sendMessage to development only: the development (iOS) installation', async () => {
+    const before = (await outbox('pushes')).length;
+    await diary().sendMessage(new KiiPushMessageBuilder({ msg: 'dev' }).setSendToProduction(false).build());
+    expectEqual(installationsOf((await outbox('pushes')).slice(before)), [apns], 'installations pushed');
+  }, { v: 3 });
+  await check.fails('sendMessage with data over 2048 bytes while APNs is enabled', () =>
+    diary().sendMessage(new KiiPushMessageBuilder({ big: 'x'.repeat(2100) }).build()), 'INVALID_INPUT_DATA', { v: 3 });
   await check.fails('sendMessage with a nested value in data', () => diary().sendMessage(new KiiPushMessageBuilder({ nested: { a: '1' } }).build()), 'INVALID_INPUT_DATA', { v: 3 });
   let strangerTopic;
   await check.step('another user cannot subscribe to a user-scope topic (setup: a second user)', async () => {
