@@ -23,6 +23,10 @@ struct LuaCall {
     /// Runs a binding: misuse becomes a Lua error raised by the C trampoline after Swift has returned.
     static func run(_ L: OpaquePointer?, _ function: String, _ body: (LuaCall) throws(LuaMisuse) -> Int32) -> Int32 {
         guard let L else { return US_RAISE }
+        if lua_type(L, 1) == LUA_TTABLE, let message = APITables.colonCall(L, function: function) {
+            LuaValues.push(L, "\(function): \(message)")
+            return US_RAISE
+        }
         let call = LuaCall(L: L, function: function)
         let host = ScenarioHost.of(L)
         let callerL = host.currentL

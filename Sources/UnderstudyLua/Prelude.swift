@@ -364,6 +364,8 @@ end
 
 base.expect = expect
 base.fail = fail
+-- expect.equals and other misspellings name the helpers there are (the same __index as the API tables')
+raw_setmetatable(expect, { __index = rawget(raw_getmetatable(understudy_module), "__index"), __name = "understudy api expect" })
 
 ---------------------------------------------------------------------------------------------------------------
 -- Running one scenario

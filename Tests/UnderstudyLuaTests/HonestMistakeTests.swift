@@ -166,3 +166,50 @@ struct HonestMistakeTests {
         #expect(result.outcome("unknown code on success")?.message?.contains("99999 is not an error code") == true)
     }
 }
+
+/// The tables of calls name what they have when a scenario reaches for something else.
+@Suite("API tables answer for themselves")
+struct APITableMessageTests {
+    @Test("an unknown call names the known ones and the nearest match")
+    func unknownCall() {
+        let result = runScenarios("""
+            scenario("typo", function() understudy.backendless().users.regster{ email = "a@x.io", password = "p" } end)
+            scenario("kii devices", function() understudy.kii().devices.register{} end)
+            scenario("backendless installations", function() understudy.backendless().installations.list() end)
+            scenario("unknown app field", function() local app = understudy.kii(); app.outbx.emails() end)
+            scenario("module", function() understudy.backendles() end)
+            scenario("expect", function() expect.equals(1, 1) end)
+            scenario("far off", function() understudy.backendless().clock.zzzzzzzz() end)
+            """)
+        let typo = result.outcome("typo")?.message ?? ""
+        #expect(typo.contains("app.users.regster does not exist (did you mean app.users.register?)"), "\(typo)")
+        #expect(typo.contains("app.users has: all, confirm_email, "), "\(typo)")
+        #expect(result.outcome("typo")?.location == "scenarios/test.lua:1")
+        let devices = result.outcome("kii devices")?.message ?? ""
+        #expect(devices.contains("app.devices does not exist: a Kii backend registers devices for push as installations: app.installations.register"), "\(devices)")
+        #expect(result.outcome("backendless installations")?.message?.contains("app.devices.register") == true)
+        #expect(result.outcome("unknown app field")?.message?.contains("did you mean app.outbox?") == true)
+        #expect(result.outcome("module")?.message?.contains("did you mean understudy.backendless?") == true)
+        #expect(result.outcome("expect")?.message?.contains("did you mean expect.equal?") == true)
+        let far = result.outcome("far off")?.message ?? ""
+        #expect(!far.contains("did you mean"), "\(far)")
+        #expect(far.contains("app.clock has: advance, now, set"), "\(far)")
+    }
+
+    @Test("a colon call is explained, with the same message on every run")
+    func colonCall() {
+        let source = """
+            scenario("colon", function()
+              local app = understudy.backendless()
+              app.users:register{ email = "a@x.io", password = "p" }
+            end)
+            scenario("kii colon", function() understudy.kii().installations:list("u") end)
+            """
+        let messages = (1...4).map { seed in runScenarios(source, seed: UInt64(seed)).outcome("colon")?.message ?? "" }
+        #expect(Set(messages).count == 1, "\(messages)")
+        #expect(messages[0].contains("users.register: called with a colon (app.users:register(...))"), "\(messages[0])")
+        #expect(messages[0].contains("call it with a dot: app.users.register(...)"))
+        let kii = runScenarios(source).outcome("kii colon")?.message ?? ""
+        #expect(kii.contains("app.installations:list(...)"), "\(kii)")
+    }
+}

@@ -24,6 +24,7 @@ enum UnderstudyModule {
         LuaValues.setField(L, module, "_errors")
         us_push_swift_function(L, KnownCodes.check, 0)
         LuaValues.setField(L, module, "_known_code")
+        APITables.name(L, module, "understudy")
         LuaValues.setField(L, globals, "understudy")
         us_pop(L, 1)
     }
