@@ -97,7 +97,7 @@ enum BackendlessBindings {
             call.arguments("objectId")
             let app = try call.backendless()
             let objectID = try call.string(1, "objectId")
-            return call.answer { () throws(BackendlessError) in try app.confirmEmail(objectID: objectID) }
+            return call.answer { () throws(BackendlessError) in try app.confirmEmail(objectIDOrLink: objectID) }
         }
     }
 
