@@ -215,6 +215,28 @@ struct ControlRouteTests {
 
     // MARK: Outbox
 
+    @Test("one recipient filter: a Kii push is found by its installation id and its user, over HTTP and in Lua")
+    func outboxFilterFindsKiiInstallations() async throws {
+        let setup = """
+            local k = understudy.kii()
+            local user = k.users.register{ username = "kim", password = "secret123" }
+            local inst = k.installations.register{ user = user.userID, type = "ANDROID", token = "t-1" }
+            k.push.send_to_user{ user = user.userID, message = "hi" }
+            assert(#k.outbox.pushes(inst.installationID) == 1, "Lua finds the push by installation id")
+            assert(#k.outbox.pushes(user.userID) == 1, "Lua finds the push by user")
+            assert(#k.outbox.pushes("nobody") == 0)
+            """
+        try await withServer(setup: setup) { _, client in
+            let all = try await client.send(.get, "/_understudy/outbox?kind=pushes")
+            let push = try #require(all.items("pushes").first)
+            let installation = try #require(push["installation_id"]?.stringValue)
+            let byInstallation = try await client.send(.get, "/_understudy/outbox?kind=pushes&to=\(installation)")
+            #expect(byInstallation.items("pushes").count == 1)
+            let nobody = try await client.send(.get, "/_understudy/outbox?kind=pushes&to=nobody")
+            #expect(nobody.items("pushes").isEmpty)
+        }
+    }
+
     @Test("the outbox lists what was sent, filters by recipient and kind, and clears")
     func outbox() async throws {
         try await withServer(setup: seededSetup) { _, client in
