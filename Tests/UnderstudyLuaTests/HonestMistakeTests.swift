@@ -252,3 +252,30 @@ struct MessageCarriedTests {
         }
     }
 }
+
+@Suite("Faults combine")
+struct FaultCombinationTests {
+    @Test("a delay-only fault never hides an error fault injected after it")
+    func delayDoesNotShadowError() {
+        let result = runScenarios("""
+            scenario("delay then error", function()
+              local app = understudy.backendless()
+              local delay = app.faults.inject{ op = "users.register", delay_ms = 500 }
+              local boom = app.faults.inject{ op = "users.register", code = 3036, times = 1 }
+              expect.error(3036, app.users.register{ email = "a@x.io", password = "p" })
+              expect.ok(app.users.register{ email = "a@x.io", password = "p" })
+              expect.equal(boom.hits, 1)
+              expect.equal(delay.hits, 2)
+            end)
+            scenario("kii drop then error", function()
+              local app = understudy.kii()
+              app.faults.inject{ op = "users.login", drop = true }
+              app.faults.inject{ op = "users.login", status = 503, code = "RESOURCE_TEMPORARILY_UNAVAILABLE" }
+              expect.error(503, app.users.login("bond", "secret1"))
+            end)
+            """)
+        for outcome in result.outcomes {
+            #expect(outcome.status == .passed, "\(outcome.declaration.name): \(outcome.message ?? "")")
+        }
+    }
+}
