@@ -115,6 +115,26 @@ struct ControlRouteTests {
 
     // MARK: Reset and state
 
+    @Test("passwords never reach the journal: JSON bodies, forms, queries and the parsed body are redacted")
+    func journalRedactsPasswords() async throws {
+        try await withServer { _, client in
+            _ = try await client.send(.post, registerPath, json: #"{"email":"a@example.com","password":"s3cret-Pw","name":"A"}"#)
+            _ = try await client.send(.post, "\(backendless)/users/login", json: #"{"login":"a@example.com", "password" : "s3cret-Pw"}"#)
+            _ = try await client.send(.post, "\(kii)/oauth2/token", json: #"{"username":"kim","password":"s3cret-Pw"}"#)
+            _ = try await client.send(.get, "\(backendless)/users/login?login=a&password=s3cret-Pw")
+            _ = try await client.send(
+                .post, "\(backendless)/users/changepassword/nope", text: "password=s3cret-Pw&confirm=s3cret-Pw",
+                headers: [.contentType: "application/x-www-form-urlencoded"]
+            )
+            let journal = try await client.send(.get, "/_understudy/journal")
+            #expect(journal.status == 200)
+            #expect(journal.items("entries").count >= 5)
+            #expect(!journal.text.contains("s3cret"), "\(journal.text)")
+            #expect(journal.text.contains("[redacted]"))
+            #expect(journal.text.contains("a@example.com"), "other fields stay")
+        }
+    }
+
     @Test("reset brings back the setup state, keeping the journal unless asked")
     func reset() async throws {
         try await withServer(setup: seededSetup) { _, client in
