@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UnderstudyLua
+import UnderstudyRunner
 import UnderstudyTestSupport
 
 /// Runs `understudy run` (the built binary) on a folder and returns its exit status and output.

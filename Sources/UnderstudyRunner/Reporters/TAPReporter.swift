@@ -1,3 +1,4 @@
+internal import UnderstudyLua
 /// TAP version 13 output: one test point per scenario (and one per file that did not load).
 public struct TAPReporter: Sendable {
     public init() {}

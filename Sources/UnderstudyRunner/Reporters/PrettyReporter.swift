@@ -1,3 +1,4 @@
+internal import UnderstudyLua
 /// Human-readable output: one line per scenario; for a failure the message, the failing statement's location,
 /// the captured output and a traceback; last the summary line and the seed.
 public struct PrettyReporter: Sendable {

@@ -1,3 +1,4 @@
+internal import UnderstudyLua
 /// `understudy run --watch`: runs the suite, then, after each change, re-runs only the files whose text changed
 /// (or that appeared) and reports only what changed since the last run: new, fixed and newly failing scenarios,
 /// files that stopped or started loading, files removed. A file that does not load is reported and watched on.

@@ -14,13 +14,13 @@ public struct ScenarioFile: Sendable, Hashable {
     }
 
     /// A file whose contents were already made loadable (sent to a worker process).
-    init(path: String, loadable contents: [UInt8]) {
+    package init(path: String, loadable contents: [UInt8]) {
         self.path = path
         self.contents = contents
     }
 
     /// A file that reports `problem` as its load error.
-    init(path: String, problem: String) {
+    package init(path: String, problem: String) {
         self.path = path
         self.contents = []
         self.problem = problem
@@ -46,6 +46,13 @@ public struct ScenarioDeclaration: Sendable, Hashable {
     public var line: Int
     /// 1-based position in its file.
     public var index: Int
+
+    package init(name: String, tags: [String], line: Int, index: Int) {
+        self.name = name
+        self.tags = tags
+        self.line = line
+        self.index = index
+    }
 }
 
 /// How one scenario ended.
@@ -70,6 +77,21 @@ public struct ScenarioOutcome: Sendable {
     public var duration: Double
     /// The error codes the scenario's calls answered, by flavour, code and whether a fault injected them.
     public var codes: [ProducedCode: Int] = [:]
+
+    package init(
+        file: String, declaration: ScenarioDeclaration, status: Status, message: String?, location: String?,
+        traceback: String?, output: String, duration: Double, codes: [ProducedCode: Int] = [:]
+    ) {
+        self.file = file
+        self.declaration = declaration
+        self.status = status
+        self.message = message
+        self.location = location
+        self.traceback = traceback
+        self.output = output
+        self.duration = duration
+        self.codes = codes
+    }
 }
 
 extension ScenarioOutcome {
@@ -93,4 +115,10 @@ public struct LoadError: Error, Sendable {
     public var file: String
     public var message: String
     public var traceback: String?
+
+    package init(file: String, message: String, traceback: String? = nil) {
+        self.file = file
+        self.message = message
+        self.traceback = traceback
+    }
 }

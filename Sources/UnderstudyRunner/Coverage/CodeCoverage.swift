@@ -1,3 +1,4 @@
+public import UnderstudyLua
 public import Understudy
 
 /// Which catalogued error codes a run produced: by their real trigger, only by an injected fault, or not at all

@@ -1,20 +1,20 @@
 internal import CLua
-internal import CLuaShim
+package import CLuaShim
 internal import Understudy
 
 /// One scenario file loaded into one Lua state, ready to run its scenarios one after another. Each scenario gets
 /// fresh backends and fresh globals; a scenario that exhausts its budget or memory spends the state, and the
 /// next scenario gets a new one.
-final class ScenarioSession {
+package final class ScenarioSession {
     let file: ScenarioFile
     let limits: ScenarioLimits
     let seed: UInt64
-    private(set) var declarations: [ScenarioDeclaration] = []
+    package private(set) var declarations: [ScenarioDeclaration] = []
     private var state: LuaState?
     /// Told about every Lua state the session makes (a worker's watchdog reads the last line from it).
     private let onState: (UnsafeMutablePointer<us_info>) -> Void
 
-    init(file: ScenarioFile, limits: ScenarioLimits, seed: UInt64, onState: @escaping (UnsafeMutablePointer<us_info>) -> Void = { _ in }) throws(LoadError) {
+    package init(file: ScenarioFile, limits: ScenarioLimits, seed: UInt64, onState: @escaping (UnsafeMutablePointer<us_info>) -> Void = { _ in }) throws(LoadError) {
         self.file = file
         self.limits = limits
         self.seed = seed
@@ -86,10 +86,10 @@ final class ScenarioSession {
     }
 
     /// The bookkeeping of the state the next scenario runs in (nil when it must be made again).
-    var currentInfo: UnsafeMutablePointer<us_info>? { state?.info }
+    package var currentInfo: UnsafeMutablePointer<us_info>? { state?.info }
 
     /// Runs scenario `index` (1-based) with its own seed.
-    func run(_ index: Int, seed scenarioSeed: UInt64) -> ScenarioOutcome {
+    package func run(_ index: Int, seed scenarioSeed: UInt64) -> ScenarioOutcome {
         let declaration = declarations[index - 1]
         let state: LuaState
         if let existing = self.state {

@@ -1,3 +1,4 @@
+internal import UnderstudyLua
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)

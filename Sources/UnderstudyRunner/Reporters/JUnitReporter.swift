@@ -1,3 +1,4 @@
+internal import UnderstudyLua
 /// JUnit XML as CI test reporters read it: a `testsuite` per file, a `testcase` per scenario, failures with
 /// message and body, skipped scenarios, captured output and times.
 public struct JUnitReporter: Sendable {

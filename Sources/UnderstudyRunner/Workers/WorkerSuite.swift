@@ -1,3 +1,4 @@
+internal import UnderstudyLua
 internal import Dispatch
 internal import Synchronization
 
@@ -218,5 +219,5 @@ private struct WorkerBox: @unchecked Sendable {
 }
 
 enum ScenarioLimitsText {
-    static func timeout(_ seconds: Double) -> String { LuaState.timeoutMessage(seconds) }
+    static func timeout(_ seconds: Double) -> String { ScenarioLimits.timeoutMessage(seconds) }
 }

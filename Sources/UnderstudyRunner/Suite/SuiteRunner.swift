@@ -1,3 +1,4 @@
+public import UnderstudyLua
 internal import Dispatch
 internal import Synchronization
 internal import Understudy

@@ -1,3 +1,4 @@
+internal import UnderstudyLua
 internal import Understudy
 
 /// The messages between `understudy run` and its worker processes, framed over pipes: one type byte, a 4-byte
