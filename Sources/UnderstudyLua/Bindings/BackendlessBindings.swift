@@ -22,6 +22,7 @@ enum BackendlessBindings {
         LuaValues.setField(L, table, "flavour")
         functions.install(L, into: table, handle: handle)
         SharedBindings.install(L, app: table, handle: handle)
+        APITables.nameApp(L, table)
     }
 
     /// The app table's functions: every operation's binding at its declared Lua path, and the helpers.
