@@ -1,5 +1,6 @@
 import Testing
 import UnderstudyLua
+import UnderstudyRunner
 import UnderstudyTestSupport
 
 /// Mistakes a scenario writer makes that used to pass silently or fail far from the cause.
