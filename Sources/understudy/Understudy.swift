@@ -9,7 +9,7 @@ struct UnderstudyCommand: ParsableCommand {
         abstract: "A scriptable, in-memory stand-in for Backendless and Kii Cloud user, verification and push backends.",
         version: UnderstudyVersion.current,
         subcommands: [
-            RunCommand.self, ServeCommand.self, InitCommand.self, TypesCommand.self, ExplainCommand.self,
+            RunCommand.self, ServeCommand.self, InitCommand.self, TypesCommand.self, ExplainCommand.self, DocsCommand.self,
             WorkerModeCommand.self,
         ]
     )
