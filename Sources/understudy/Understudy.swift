@@ -1,5 +1,6 @@
 import ArgumentParser
 import UnderstudyLua
+import UnderstudyRunner
 
 /// The `understudy` command.
 @main

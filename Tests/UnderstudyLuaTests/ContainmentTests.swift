@@ -133,6 +133,31 @@ struct ContainmentTests {
         #expect(run.output.contains("✓ innocent after the weak __newindex"), "\(run.output)")
     }
 
+    @Test("an attribute on _ENV is refused when tokens say so, whatever lies between them", arguments: [
+        "local _ENV --[[ a comment ]] <const> = _ENV",
+        "local _ENV\u{0C}<const> = _ENV",
+        "local _ENV -- a comment\n <close> = nil",
+        "local _ENV --[==[ ]] ]==] <const> = _ENV",
+    ])
+    func constEnvIsRefusedByTokens(declaration: String) {
+        let result = runScenarios(declaration + "\nscenario(\"s\", function() end)", limits: limits(memory: 64))
+        #expect(result.loadErrors.first?.message.contains("an attribute on _ENV is not allowed") == true, "\(result.loadErrors)")
+    }
+
+    @Test("the words _ENV <const> inside comments and strings do not refuse a file")
+    func constEnvInCommentsAndStrings() {
+        let source = #"""
+            -- local _ENV <const> = {} is refused by the loader
+            --[[ _ENV <close> ]]
+            local text = "_ENV <const>" .. '_ENV<close>' .. [[_ENV <const>]] .. "a\z
+                _ENV <const>"
+            scenario("s", function() expect.truthy(text:find("_ENV", 1, true)) end)
+            """#
+        let result = runScenarios(source, limits: limits(memory: 64))
+        #expect(result.loadErrors.isEmpty, "\(result.loadErrors)")
+        #expect(result.outcome("s")?.status == .passed)
+    }
+
     @Test("utf8.codes refuses a continuation byte without its lead (Lua 5.4.4 skipped it)")
     func utf8CodesIsStrict() {
         let source = #"""

@@ -124,6 +124,9 @@ final class WorkerProcess {
                 }
                 // A crash is reported by its signal, as a spawned worker's is (SWIFT_BACKTRACE=enable=no there).
                 for crash in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] { _ = signal(crash, SIG_DFL) }
+                // The signals that end it reach it, as a spawned worker's do.
+                for ending in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { _ = signal(ending, SIG_DFL) }
+                WorkerSignals.unblockEndingSignals()
                 ScenarioWorker.serve(configuration: configuration)
                 _exit(0)
             }
