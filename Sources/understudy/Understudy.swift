@@ -1,5 +1,5 @@
 import ArgumentParser
-import UnderstudyLua
+import Understudy
 
 /// The `understudy` command.
 @main
