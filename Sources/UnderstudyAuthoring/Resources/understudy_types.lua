@@ -129,6 +129,13 @@ function understudy.backendless(settings) end
 ---@return KiiApp
 function understudy.kii(settings) end
 
+---Discards on purpose the error a call returned (an `err` nothing looks at fails the scenario when it ends).
+---Give it the error, or the whole call: `understudy.ignore(app.users.login(...))`. Returns what it was given.
+---@generic T
+---@param ... T
+---@return T ...
+function understudy.ignore(...) end
+
 ---The backend whose app_id is `name`, or the first of a flavour ("backendless", "kii").
 ---@param name string
 ---@return BackendlessApp|KiiApp|nil

@@ -16,14 +16,26 @@ extension LuaState {
         )
         us_reset_budget(L, limits.maxInstructions)
         startDeadline(limits.timeout)
+        host.uncheckedErrors.begin(L)
         let status = us_run_scenario(L, Int32(declaration.index), lua_Integer(Int64(bitPattern: seed)))
         startDeadline(0)
         var spent = false
         if status != LUA_OK {
-            let failure = failure(status: status)
+            var failure = failure(status: status)
+            if !failure.fatal, failure.skipReason == nil {
+                failure.message = UncheckedErrors.explain(failure.message, with: host.uncheckedErrors.unlooked(L))
+            }
             outcome.settle(with: failure)
             spent = failure.fatal
+        } else {
+            let unlooked = host.uncheckedErrors.unlooked(L)
+            if let first = unlooked.first {
+                outcome.status = .failed
+                outcome.message = UncheckedErrors.message(for: unlooked)
+                outcome.location = first.location
+            }
         }
+        host.uncheckedErrors.end()
         outcome.output = takeOutput()
         outcome.codes = host.producedCodes
         outcome.duration = MonotonicClock.seconds(since: start)
