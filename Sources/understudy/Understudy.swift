@@ -1,4 +1,5 @@
 import ArgumentParser
+import Understudy
 import UnderstudyLua
 import UnderstudyRunner
 
