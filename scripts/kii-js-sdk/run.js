@@ -103,6 +103,29 @@ async function version3PseudoUsers() {
     const second = await KiiUser.registerAsPseudoUser();
     return second.putIdentity({ username: 'anon1' }, 'secret2');
   }, 'USER_ALREADY_EXISTS', { v: 3 });
+  await check.step('putIdentity with an email while email verification is on: pending until verified', async () => {
+    const settings = await check.control('PATCH', `settings?app=${APP}`, { email_verification: true });
+    expect(settings.status === 200, `PATCH settings: ${settings.text}`);
+    try {
+      const pseudo = await KiiUser.registerAsPseudoUser();
+      const before = (await outbox('emails')).length;
+      await pseudo.putIdentity({ username: 'anon2', emailAddress: 'anon2@example.com' }, 'secret2');
+      const emails = (await outbox('emails')).slice(before);
+      expect(emails.length === 1 && emails[0].to === 'anon2@example.com' && emails[0].code, `one verification email, got ${JSON.stringify(emails)}`);
+      await KiiUser.authenticate('anon2@example.com', 'secret2').then(
+        () => { throw new Error('a login with the unverified email succeeded'); },
+        (e) => expect(String(e.message).includes('invalid_grant'), `wanted invalid_grant, got ${e.message}`));
+      await KiiUser.authenticate('anon2', 'secret2');
+    } finally {
+      await check.control('PATCH', `settings?app=${APP}`, { email_verification: false });
+    }
+  }, { v: 3 });
+  await check.step('delete a pseudo user: its token ends (WRONG_TOKEN)', async () => {
+    const pseudo = await KiiUser.registerAsPseudoUser();
+    await pseudo.delete();
+    await pseudo.refresh().then(() => { throw new Error('refresh after delete succeeded'); },
+      (e) => expect(String(e.message).includes('WRONG_TOKEN'), `wanted WRONG_TOKEN, got ${e.message}`));
+  }, { v: 3 });
 }
 
 async function version3Topics() {
