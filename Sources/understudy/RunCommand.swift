@@ -117,14 +117,19 @@ struct RunCommand: ParsableCommand {
             guard streamsPretty else { return }
             console.write(pretty.render(event, previousFile: lastFile.swap(event)))
         }
-        let coverage = extras.codes ? CodeCoverage(result: result) : nil
+        let coverage = extras.codes || extras.codesJSON != nil ? CodeCoverage(result: result) : nil
+        if let path = extras.codesJSON, let coverage {
+            guard let file = FileOutput(path: path) else { throw ValidationError("cannot write to \(path)") }
+            file.write(coverage.json())
+            file.close()
+        }
         let emptyReason = EmptyRun.reason(
             of: result, files: files, paths: paths, configuration: configuration, skippedFiles: skippedFiles
         )
         var report: String?
         switch format {
         case .pretty: report = nil
-        case .tap: report = TAPReporter().render(result) + (coverage?.tapComment() ?? "")
+        case .tap: report = TAPReporter().render(result) + (extras.codes ? coverage?.tapComment() ?? "" : "")
         case .junit: report = JUnitReporter().render(result)
         }
         if let emptyReason {
@@ -134,7 +139,7 @@ struct RunCommand: ParsableCommand {
             case .junit: report = JUnitReporter().renderEmpty(emptyReason, seed: seed)
             }
         }
-        if format == .junit, let coverage, let xml = report { report = coverage.addingProperties(toJUnit: xml) }
+        if format == .junit, extras.codes, let coverage, let xml = report { report = coverage.addingProperties(toJUnit: xml) }
         if let output {
             guard let file = FileOutput(path: output) else { throw ValidationError("cannot write to \(output)") }
             file.write(report ?? (result.events.map { pretty.render($0, previousFile: nil) }.joined() + pretty.summary(result)))
@@ -143,14 +148,14 @@ struct RunCommand: ParsableCommand {
             console.write(report)
         }
         if streamsPretty { console.write(pretty.summary(result)) }
-        if streamsPretty, let coverage { console.write(coverage.renderTable()) }
+        if streamsPretty, extras.codes, let coverage { console.write(coverage.renderTable()) }
         if let emptyReason {
             FileOutput.standardError.write("understudy: no scenario ran: \(emptyReason)\n")
             return ExitCode(EmptyRun.exitStatus)
         }
         if !result.loadErrors.isEmpty { return ExitCode(2) }
         if result.failed > 0 { return .failure }
-        if let coverage, !extras.meetsMinimum(coverage) { return .failure }
+        if extras.codes, let coverage, !extras.meetsMinimum(coverage) { return .failure }
         return .success
     }
 

@@ -82,3 +82,28 @@ struct EmptyRunTests {
         #expect(!ScenarioDiscovery.isDefinitionFile(Array("-- ---@meta\nscenario('x', function() end)".utf8)))
     }
 }
+
+@Suite("--codes across shards")
+struct CodesMergeTests {
+    @Test("each shard writes --codes-json; codes merge adds them up to the whole suite's table and applies --min")
+    func shardsMerge() throws {
+        let dir = try folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var files: [String] = []
+        for shard in 1...3 {
+            let path = dir.appendingPathComponent("codes-\(shard).json").path
+            let run = try understudy(["run", "scenarios/", "--shard", "\(shard)/3", "--codes-json", path])
+            #expect(run.status == 0, "\(run.stderr)")
+            files.append(path)
+        }
+        let whole = try understudy(["run", "scenarios/", "--codes"])
+        let merged = try understudy(["codes", "merge"] + files + ["--min", "90"])
+        #expect(merged.status == 0, "\(merged)")
+        let summary = { (text: String) in text.split(separator: "\n").filter { $0.contains("produced by their real trigger") } }
+        #expect(!summary(merged.stdout).isEmpty)
+        #expect(summary(merged.stdout) == summary(whole.stdout), "\(merged.stdout)")
+        let one = try understudy(["codes", "merge", files[0], "--min", "90"])
+        #expect(one.status == 1, "one shard alone is below 90 %")
+        #expect(one.stderr.contains("below 90.0"))
+    }
+}
