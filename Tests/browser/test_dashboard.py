@@ -251,7 +251,7 @@ def test_settings_with_a_fixed_set_of_values_are_selects(dashboard):
     card.get_by_role("combobox", name="password_recovery").select_option(label="temporary")
     expect(card.get_by_role("combobox", name="password_recovery")).to_have_value('"temporary"')
     expect(card.get_by_role("combobox", name="multiple_logins")).to_have_value('"allow"')
-    shot(card, "settings-selects")
+    shot(dashboard.locator("section#apps"), "settings-selects")
 
 
 def test_deleting_a_user_asks_first(dashboard):
