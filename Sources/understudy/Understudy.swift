@@ -1,5 +1,7 @@
 import ArgumentParser
+import Understudy
 import UnderstudyLua
+import UnderstudyRunner
 
 /// The `understudy` command.
 @main
@@ -16,6 +18,9 @@ struct UnderstudyCommand: ParsableCommand {
 
     /// Usage errors exit with 2 (argument-parser's default is 64).
     static func main() {
+        // The signals that end a run end it, whatever mask the process was started with (a test harness, a CI
+        // agent): a cancelled job must not leave a runner, or its workers, behind.
+        WorkerSignals.unblockEndingSignals()
         do {
             var command = try parseAsRoot()
             try command.run()
