@@ -139,6 +139,35 @@ struct ServeContainmentTests {
         }
     }
 
+    @Test("a posted file or chunk cannot change what later ones see: file-level expect, nested library tables")
+    func postedFilesStartPristine() async throws {
+        try await withLiveServer(ServerOptions(port: 0, limits: hostileLimits())) { _, client in
+            let attacks = [
+                #"expect = { equal = function() end }; fail = function() end; scenario("a", function() end)"#,
+                #"understudy.journal.count = function() return 99 end; scenario("a", function() end)"#,
+                #"rawset(_G, "expect", { equal = function() end }); scenario("a", function() end)"#,
+            ]
+            for attack in attacks {
+                _ = try await client.send(.post, "/_understudy/scenarios", text: attack)
+                let honest = try await client.send(.post, "/_understudy/scenarios", text: #"""
+                    scenario("honest", function()
+                      expect.fails(function() expect.equal(1, 2) end)
+                      expect.equal(type(understudy.journal.count()), "number")
+                      expect.truthy(understudy.journal.count() ~= 99)
+                    end)
+                    """#)
+                #expect(honest.json("passed") == 1, "\(attack): \(honest.text)")
+                _ = try await client.send(.post, "/_understudy/lua", text: attack.replacingOccurrences(of: #"; scenario("a", function() end)"#, with: ""))
+                let chunk = try await client.send(.post, "/_understudy/lua", text: "local ok = pcall(expect.equal, 1, 2) return ok, understudy.journal.count() ~= 99")
+                #expect(chunk.text.contains("false") && chunk.text.contains("true"), "\(attack): \(chunk.text)")
+            }
+            // a control session's own globals stay from chunk to chunk
+            _ = try await client.send(.post, "/_understudy/lua", text: "kept = 41")
+            let kept = try await client.send(.post, "/_understudy/lua", text: "return kept + 1")
+            #expect(kept.text.contains("42"), "\(kept.text)")
+        }
+    }
+
     @Test("a control chunk looping in Lua delays another client by at most its deadline")
     func chunkDelaysOthersByItsDeadlineAtMost() async throws {
         let limits = ScenarioLimits(maxInstructions: Int64.max / 2, maxMemory: 64 * 1024 * 1024, timeout: 1)
