@@ -4,7 +4,7 @@ driven by wrk on loopback with 2 threads and 16 connections. Prints requests per
 floor measured in the same sitting: the same requests to a trivial Hummingbird POST handler on the same server
 set-up (`understudy serve --bench-trivial`, a hidden option). Issue 22's target: at least 90 % of the floor.
 
-    python3 bench/http.py                 # builds release, 10 s run after a 2 s warm-up
+    python3 bench/http.py                 # builds release as scripts/package does, 10 s run after a 2 s warm-up
     python3 bench/http.py --duration 30   # longer run
 
 Needs wrk (apt-get install -y wrk). The server and wrk share this machine's cores, as the issue's figure does.
@@ -51,9 +51,9 @@ def main():
 
     binary = arguments.binary
     if binary is None:
-        subprocess.run(["swift", "build", "-c", "release", "--product", "understudy"], cwd=ROOT, check=True,
+        subprocess.run(["swift", "build", "-c", "release", "--product", "understudy", "--static-swift-stdlib", "--scratch-path", ".build-static"], cwd=ROOT, check=True,
                        stdout=subprocess.DEVNULL)
-        path = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+        path = subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", ".build-static", "--show-bin-path"], cwd=ROOT, check=True,
                               stdout=subprocess.PIPE, text=True).stdout.strip()
         binary = os.path.join(path, "understudy")
 
