@@ -41,6 +41,10 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup(title: "Limits")
     var limits: LuaLimitOptions
 
+    /// bench/http.py's floor: a trivial Hummingbird POST handler on the same server set-up, no emulated app.
+    @Flag(help: ArgumentHelp("Serve a trivial POST handler instead of the apps (bench/http.py's floor).", visibility: .private))
+    var benchTrivial = false
+
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be from 1 to 65535, got \(port)") }
         if !(idleTimeout >= 0) || idleTimeout > 1e6 { throw ValidationError("--idle-timeout must be a number of seconds, 0 or more") }
@@ -74,6 +78,13 @@ struct ServeCommand: ParsableCommand {
     }
 
     func serve() async throws {
+        if benchTrivial {
+            let address = "\(host):\(port)"
+            try await TrivialServer.run(host: host, port: port) {
+                FileOutput.standardOutput.write("understudy serve --bench-trivial: a trivial POST handler on \(address)\n")
+            }
+            return
+        }
         var setup: ScenarioFile?
         if let script {
             guard let file = try? ScenarioDiscovery.files(at: [script]).first else {
