@@ -68,7 +68,7 @@ public enum ErrorCatalogue {
     /// Every catalogued code of a flavour, in the docs' order.
     public static func entries(of flavour: Flavour) -> [Entry] {
         switch flavour {
-        case .backendless: return BackendlessError.catalogueEntries
+        case .backendless: return BackendlessError.catalogueEntries + BackendlessError.scheduledPushEntries
         case .kii: return KiiError.catalogueEntries
         }
     }
@@ -88,7 +88,7 @@ public enum ErrorCatalogue {
     /// The order in which an operation's checks run: the first that applies decides the code (`fault` first).
     public static func checkOrder(of flavour: Flavour) -> [String: [String]] {
         switch flavour {
-        case .backendless: return BackendlessError.checkOrder
+        case .backendless: return BackendlessError.checkOrder.merging(BackendlessError.scheduledPushCheckOrder) { $1 }
         case .kii: return KiiError.checkOrder
         }
     }

@@ -41,19 +41,24 @@ public enum BackendlessOperation: String, Operation {
     case getDevice = "devices.get"
     case unregisterDevice = "devices.unregister"
     case publish = "push.publish"
+    // Contract version 3: scheduled and targeted pushes, templates, the email API (HTTP only).
+    case messageStatus = "push.message_status"
+    case cancelMessage = "push.cancel"
+    case pushTemplates = "push.templates"
+    case pushWithTemplate = "push.with_template"
+    case sendEmail = "email.send"
     // Answered by the HTTP routes alone: the app info the JS SDK loads, the caller's roles, the Users table's
-    // columns, password verification (CloudCode only) and a published message's status.
+    // columns, password verification (CloudCode only).
     case appInfo = "app.info"
     case userRoles = "users.roles"
     case describeUsers = "users.describe"
     case verifyPassword = "users.verify_password"
-    case messageStatus = "push.message_status"
 
     /// True for operations the adapters answer without a domain call (reading what the app holds): the adapter
     /// checks their faults with `checkAdapterFaults`.
     public var isAnsweredByAdapter: Bool {
         switch self {
-        case .appInfo, .userRoles, .describeUsers, .verifyPassword, .messageStatus: return true
+        case .appInfo, .userRoles, .describeUsers, .verifyPassword: return true
         default: return false
         }
     }

@@ -21,7 +21,6 @@ enum BackendlessLifecycleRoutes {
         table.addBackendless(.get, "/users/userclassprops", .none, .describeUsers, "The columns of the Users table", userClassProperties)
         table.addBackendless(.post, "/users/verifypassword", .none, .verifyPassword, "Verify a password (CloudCode only: 3122)", verifyPassword)
         table.addBackendless(.post, "/users/verifypassowrd", .none, .verifyPassword, "Verify a password, the JS SDK's spelling (CloudCode only: 3122)", verifyPassword)
-        table.addBackendless(.get, "/messaging/{messageId}", .none, .messageStatus, "The status of a published message", messageStatus)
     }
 
     // MARK: Plumbing
@@ -128,21 +127,6 @@ enum BackendlessLifecycleRoutes {
     static let verifyPassword: RouteHandler = { exchange in
         BackendlessRoutes.serve(&exchange, .verifyPassword) { _, _ in
             throw BackendlessError.catalogue(3122)
-        }
-    }
-
-    /// `message:N` as `POST messaging/{channel}` numbers its messages: published once N pushes were delivered.
-    static let messageStatus: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .messageStatus) { app, exchange in
-            try caller(exchange, app)
-            let id = exchange.parameters["messageId"]
-            var status = "unknown"
-            if id.hasPrefix("message:"), let number = Int(id.dropFirst("message:".count)), number >= 0,
-                number <= app.outbox.pushes.count
-            {
-                status = "published"
-            }
-            return Reply(body: ["status": .string(status), "messageId": .string(id), "errorMessage": nil])
         }
     }
 

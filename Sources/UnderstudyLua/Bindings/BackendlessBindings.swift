@@ -39,7 +39,7 @@ enum BackendlessBindings {
         LuaValues.setField(L, table, "devices")
         Binding.table(L, handle, [("list", listChannels), ("devices", channelDevices)])
         LuaValues.setField(L, table, "channels")
-        Binding.table(L, handle, [("publish", publish)])
+        BackendlessPushBindings.pushTable(L, handle: handle)
         LuaValues.setField(L, table, "push")
         SharedBindings.install(L, app: table, handle: handle)
     }
@@ -221,30 +221,6 @@ enum BackendlessBindings {
             let name = try call.string(1, "channel")
             LuaValues.push(call.L, strings: app.devices(onChannel: name))
             return 1
-        }
-    }
-
-    static let publishFields = ["channel", "message", "device_ids"]
-
-    static let publish: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.publish) { call throws(LuaMisuse) in
-            let app = try call.backendless()
-            try call.table(1, "publication")
-            try call.rejectUnknownFields(1, known: publishFields, in: "the publication")
-            guard let message = try call.field(1, "message", string: "publication.message") else {
-                throw LuaMisuse("publication.message is required (a string)")
-            }
-            let channel = try call.field(1, "channel", string: "publication.channel")
-            let deviceIDs = try call.field(1, "device_ids", strings: "publication.device_ids")
-            do throws(BackendlessError) {
-                let delivered = try app.publish(message: message, channel: channel, deviceIDs: deviceIDs)
-                lua_createtable(call.L, 0, 1)
-                LuaValues.push(call.L, strings: delivered)
-                LuaValues.setField(call.L, lua_gettop(call.L) - 1, "delivered")
-                return 1
-            } catch {
-                return call.fail(error)
-            }
         }
     }
 }

@@ -40,8 +40,9 @@ public struct CodeExample: Sendable {
 
     /// The example for a catalogued code; nil when none is written yet.
     public static func example(for entry: ErrorCatalogue.Entry) -> CodeExample? {
-        let scenario = scenarios[entry.flavour.rawValue + ":" + entry.code] ?? injectionScenario(entry)
-        let requests = http[entry.flavour.rawValue + ":" + entry.code] ?? injectionRequests(entry) ?? []
+        let key = entry.flavour.rawValue + ":" + entry.code
+        let scenario = scenarios[key] ?? scheduledPushScenarios[key] ?? injectionScenario(entry)
+        let requests = http[key] ?? scheduledPushHTTP[key] ?? injectionRequests(entry) ?? []
         if scenario == nil && requests.isEmpty { return nil }
         return CodeExample(scenario: scenario.map { wrap(entry, $0) }, requests: requests)
     }
