@@ -23,6 +23,10 @@ struct LuaCall {
     /// Runs a binding: misuse becomes a Lua error raised by the C trampoline after Swift has returned.
     static func run(_ L: OpaquePointer?, _ function: String, _ body: (LuaCall) throws(LuaMisuse) -> Int32) -> Int32 {
         guard let L else { return US_RAISE }
+        if lua_type(L, 1) == LUA_TTABLE, let message = APITables.colonCall(L, function: function) {
+            LuaValues.push(L, "\(function): \(message)")
+            return US_RAISE
+        }
         let call = LuaCall(L: L, function: function)
         let host = ScenarioHost.of(L)
         let callerL = host.currentL
@@ -319,6 +323,7 @@ struct LuaCall {
         recordProduced(error)
         lua_pushnil(L)
         error.push(to: L)
+        host.uncheckedErrors.wrap(L, error, call: function)
         return 2
     }
 
@@ -366,6 +371,8 @@ struct LuaCall {
 /// An error that knows how to show itself to a scenario as a table.
 protocol LuaPresentable {
     func push(to L: OpaquePointer)
+    /// One line for failure messages: the code(s) and the message.
+    var summary: String { get }
 }
 
 /// Estimates of the memory backends hold, counted towards a scenario's `--max-memory`.

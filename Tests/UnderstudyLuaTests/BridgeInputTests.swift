@@ -1,5 +1,6 @@
 import Testing
 import UnderstudyLua
+import UnderstudyRunner
 import UnderstudyTestSupport
 
 @Suite("Strings from Lua reach the backends as given")

@@ -42,6 +42,7 @@ enum BackendlessBindings {
         BackendlessPushBindings.pushTable(L, handle: handle)
         LuaValues.setField(L, table, "push")
         SharedBindings.install(L, app: table, handle: handle)
+        APITables.nameApp(L, table)
     }
 
     // MARK: Presenting results

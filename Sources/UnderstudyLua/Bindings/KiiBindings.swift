@@ -32,6 +32,7 @@ enum KiiBindings {
         LuaValues.setField(L, table, "users")
         KiiInstallationBindings.install(L, app: table, handle: handle)
         SharedBindings.install(L, app: table, handle: handle)
+        APITables.nameApp(L, table)
     }
 
     /// A user or a session, as the domain presents it.
