@@ -17,9 +17,6 @@ final class ScenarioHost {
     var predicateReferences: [Int32] = []
     /// Set when a Lua predicate fails inside a backend call; raised once the call returns.
     var pendingError: String?
-    /// The argument names of the binding now running, for `when` predicates.
-    var currentArgumentNames: [StaticString] = []
-    var currentArgumentCount: Int32 = 0
     /// Set for a live session (`understudy serve`): the server's world, whose apps outlive chunks and whose
     /// journal Lua reads.
     var world: ServedWorld?

@@ -6,7 +6,7 @@ extension BackendlessApp {
     /// Checks, in order: fault, 5030 (a `publishAt` not later than now), 5003 (a repeat setting that is not a whole
     /// number ≥ 1, or an expiration missing or not later than the first firing, or given without `repeatEvery`).
     public func publish(_ request: PushRequest) throws(BackendlessError) -> PublishResult {
-        try checkFaults(.publish, request.faultArguments)
+        try checkFaults(.publish, [request.faultArguments])
         let now = clock.now
         if let at = request.publishAt, !(at > now) || !VirtualClock.accepts(at) { throw .invalidPublishDate }
         let first = request.publishAt ?? now
@@ -41,14 +41,14 @@ extension BackendlessApp {
 
     /// `push.message_status`: where a message stands; `unknown` for an id never issued.
     public func messageStatus(_ messageID: String) throws(BackendlessError) -> MessageStatusReport {
-        try checkFaults(.messageStatus, .object(["messageId": .string(messageID)]))
+        try checkFaults(.messageStatus, [.string(messageID)])
         return MessageStatusReport(messageID: messageID, status: schedule.messages[messageID]?.status ?? .unknown)
     }
 
     /// `push.cancel`: drops a scheduled message's remaining firings (5040 when there is no such message, it was
     /// cancelled already, or every firing has been delivered).
     public func cancelMessage(_ messageID: String) throws(BackendlessError) {
-        try checkFaults(.cancelMessage, .object(["messageId": .string(messageID)]))
+        try checkFaults(.cancelMessage, [.string(messageID)])
         guard schedule.cancel(messageID) else { throw .cannotCancelMessage }
     }
 
@@ -69,15 +69,14 @@ extension BackendlessApp {
 
     /// `push.templates`: the templates listed for an os (every one for `ALL` or nil), sorted by name.
     public func listPushTemplates(os: String?) throws(BackendlessError) -> [PushTemplate] {
-        try checkFaults(.pushTemplates, .object(["os": os.map(Value.string) ?? .null]))
+        try checkFaults(.pushTemplates, [os.map(Value.string) ?? .null])
         return pushTemplates.values.filter { $0.isListed(for: os) }.sorted { $0.name < $1.name }
     }
 
     /// `push.with_template`: publishes a template's message now to its channel, limited to its os, with every
     /// `{var}` filled from `values` (24002 for an unknown name).
     public func pushWithTemplate(_ name: String, values: [String: String]) throws(BackendlessError) -> PublishResult {
-        try checkFaults(.pushWithTemplate,
-            .object(["name": .string(name), "values": .object(values.mapValues(Value.string))]))
+        try checkFaults(.pushWithTemplate, [.string(name), .object(values.mapValues(Value.string))])
         guard let template = pushTemplates[name] else { throw .unknownPushTemplate(name) }
         let headers = (template.headers ?? []).map { (name: $0.name, value: PushTemplate.fill($0.value, with: values)) }
         let publication = PushPublication(
@@ -105,12 +104,11 @@ extension BackendlessApp {
     /// The email API (`POST messaging/email`): one `custom` email per recipient in the outbox. Answers the
     /// message id (its status is `published`).
     public func sendEmail(subject: String, text: String?, html: String?, to recipients: [String]) throws(BackendlessError) -> String {
-        try checkFaults(.sendEmail,
-            .object([
-                "subject": .string(subject),
-                "bodyparts": .object(["textmessage": text.map(Value.string) ?? .null, "htmlmessage": html.map(Value.string) ?? .null]),
-                "to": .array(recipients.map(Value.string)),
-            ]))
+        try checkFaults(.sendEmail, [
+            .string(subject),
+            .object(["textmessage": text.map(Value.string) ?? .null, "htmlmessage": html.map(Value.string) ?? .null]),
+            .array(recipients.map(Value.string)),
+        ])
         for address in recipients {
             outbox.send(Outbox.Email(to: address, subject: subject, kind: .custom, body: text, html: html, sentAt: clock.now))
         }
@@ -222,16 +220,6 @@ extension BackendlessError {
               when: "push.cancel of an unknown messageId, of a cancelled message, or of one whose every firing was delivered",
               [.cancelMessage]),
         entry(unknownPushTemplate("%s"), when: "push.with_template with a name no template has", [.pushWithTemplate]),
-    ]
-
-    /// The checks of each operation of contract version 3's pushes, first to last.
-    static let scheduledPushCheckOrder: [String: [String]] = [
-        "push.publish": ["fault", "5030", "5003"],
-        "push.message_status": ["fault"],
-        "push.cancel": ["fault", "5040"],
-        "push.templates": ["fault"],
-        "push.with_template": ["fault", "24002"],
-        "email.send": ["fault"],
     ]
 
     private static func entry(

@@ -7,13 +7,12 @@ internal import Understudy
 /// `GET messaging/{messageId}` then gives the real status.
 enum BackendlessPushRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
-        table.addBackendless(.post, "/messaging/{channel}", .json, .publish, "Publish a push notification to a channel (delivery options: pushBroadcast, pushSinglecast, publishAt, repeatEvery, repeatExpiresAt)", publish)
-        table.addBackendless(.get, "/messaging/{messageId}", .none, .messageStatus, "The status of a published message", messageStatus)
-        table.addBackendless(.delete, "/messaging/{messageId}", .none, .cancelMessage, "Cancel a scheduled message", cancel)
-        table.addBackendless(.get, "/messaging/pushtemplates", .none, .pushTemplates, "Every push template, by name", templates)
-        table.addBackendless(.get, "/messaging/pushtemplates/{deviceType}", .none, .pushTemplates, "The push templates for a device type (ios, android) and ALL", templates)
-        table.addBackendless(.post, "/messaging/push/{templateName}", .json, .pushWithTemplate, "Send a push template, its {var}s filled from templateValues", withTemplate)
-        table.addBackendless(.post, "/messaging/email", .json, .sendEmail, "Send an email to the listed addresses (lands in the outbox)", sendEmail)
+        table.add(BackendlessOperation.publish, publish)
+        table.add(BackendlessOperation.messageStatus, messageStatus)
+        table.add(BackendlessOperation.cancelMessage, cancel)
+        table.add(BackendlessOperation.pushTemplates, templates)
+        table.add(BackendlessOperation.pushWithTemplate, withTemplate)
+        table.add(BackendlessOperation.sendEmail, sendEmail)
     }
 
     /// What every accepted publish, template push and email answers.

@@ -5,27 +5,10 @@ internal import Understudy
 /// `app.push`: publishing (targeted, scheduled, repeated), message status and cancellation, push templates
 /// (contract version 3).
 enum BackendlessPushBindings {
-    /// Pushes the `app.push` table.
-    static func pushTable(_ L: OpaquePointer, handle: Int64) {
-        Binding.table(
-            L, handle,
-            [("publish", publish), ("status", status), ("cancel", cancel), ("with_template", withTemplate)]
-        )
-        let table = lua_gettop(L)
-        Binding.table(L, handle, [("define", defineTemplate), ("list", listTemplates)])
-        LuaValues.setField(L, table, "templates")
-    }
-
-    static let publishFields = [
-        "channel", "message", "headers", "broadcast", "singlecast", "policy", "publish_at", "repeat_every",
-        "repeat_expires_at", "device_ids",
-    ]
-
     static let publish: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.publish) { call throws(LuaMisuse) in
+            _ = try call.arguments(of: BackendlessOperation.publish)  // a table of the declared fields
             let app = try call.backendless()
-            try call.table(1, "publication")
-            try call.rejectUnknownFields(1, known: publishFields, in: "the publication")
             guard let message = try call.field(1, "message", string: "publication.message") else {
                 throw LuaMisuse("publication.message is required (a string)")
             }
@@ -114,18 +97,16 @@ enum BackendlessPushBindings {
 
     static let status: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.messageStatus) { call throws(LuaMisuse) in
-            call.arguments("messageId")
+            let id = try call.arguments(of: BackendlessOperation.messageStatus).string("messageId")
             let app = try call.backendless()
-            let id = try call.string(1, "messageId")
             return call.answer { () throws(BackendlessError) in try app.messageStatus(id) }
         }
     }
 
     static let cancel: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.cancelMessage) { call throws(LuaMisuse) in
-            call.arguments("messageId")
+            let id = try call.arguments(of: BackendlessOperation.cancelMessage).string("messageId")
             let app = try call.backendless()
-            let id = try call.string(1, "messageId")
             return call.answerTrue { () throws(BackendlessError) in try app.cancelMessage(id) }
         }
     }
@@ -164,9 +145,8 @@ enum BackendlessPushBindings {
 
     static let listTemplates: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.pushTemplates) { call throws(LuaMisuse) in
-            call.arguments("os")
+            let os = try call.arguments(of: BackendlessOperation.pushTemplates).optionalString("os")
             let app = try call.backendless()
-            let os = try call.optionalString(1, "os")
             do throws(BackendlessError) {
                 let templates = try app.listPushTemplates(os: os)
                 lua_createtable(call.L, 0, Int32(clamping: templates.count))
@@ -184,13 +164,12 @@ enum BackendlessPushBindings {
 
     static let withTemplate: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.pushWithTemplate) { call throws(LuaMisuse) in
-            call.arguments("name", "values")
+            let arguments = try call.arguments(of: BackendlessOperation.pushWithTemplate)
             let app = try call.backendless()
-            let name = try call.string(1, "name")
+            let name = arguments.string("name")
             var values: [String: String] = [:]
-            if !call.isNil(2) {
-                try call.table(2, "values")
-                for property in try call.properties(2) {
+            if let given = arguments.optionalProperties("values") {
+                for property in given {
                     switch property.value {
                     case .string(let text): values[property.name] = text
                     case .int(let number): values[property.name] = String(number)
