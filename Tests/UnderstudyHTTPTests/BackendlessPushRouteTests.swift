@@ -215,6 +215,39 @@ struct BackendlessPushRouteTests {
         }
     }
 
+    @Test("the dashboard's listing shows scheduled messages with their next firing and templates; its cancel takes no fault")
+    func dashboardMessages() async throws {
+        try await withServer(setup: """
+            local app = understudy.backendless()
+            app.push.templates.define{ name = "hi", message = "Hi {name}", os = "IOS" }
+            app.faults.inject{ op = "push.cancel", code = 5040 }
+            """
+        ) { server, client in
+            let at = (Self.start + 60) * 1000
+            let id = try #require(try await client.send(
+                .post, "\(backendless)/messaging/news", json: #"{"message":"soon","publishAt":\#(at),"repeatEvery":60,"repeatExpiresAt":\#(at + 600_000)}"#
+            ).json("messageId")?.stringValue)
+            let listing = try await client.send(.get, "/_understudy/devices")
+            guard case .array(let messages)? = listing.json("scheduled_messages"), let first = messages.first else {
+                Issue.record("no scheduled_messages: \(listing.text)")
+                return
+            }
+            #expect(first["messageId"] == .string(id))
+            #expect(first["next_firing"] == .integer(Self.start + 60))
+            #expect(first["repeat_every"] == .integer(60))
+            guard case .array(let templates)? = listing.json("push_templates") else { return }
+            #expect(templates.first?["name"] == "hi")
+            #expect(try await client.send(.delete, "\(backendless)/messaging/\(id)").json("code") == 5040, "the injected fault")
+            let cancel = try await client.send(.post, "/_understudy/messages/\(DefaultApps.backendlessAppID)/\(id)/cancel")
+            #expect(cancel.status == 200)
+            #expect(cancel.json("cancelled") == true)
+            let again = try await client.send(.post, "/_understudy/messages/\(DefaultApps.backendlessAppID)/\(id)/cancel")
+            #expect(again.status == 409)
+            #expect(again.json("error") == "NOT_SCHEDULED")
+            _ = server
+        }
+    }
+
     @Test("serve's clock starts at the real time by default, and a reset sets it to the real time again")
     func realTimeClock() async throws {
         let before = Date().timeIntervalSince1970

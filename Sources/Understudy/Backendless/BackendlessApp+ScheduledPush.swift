@@ -52,6 +52,12 @@ extension BackendlessApp {
         guard schedule.cancel(messageID) else { throw .cannotCancelMessage }
     }
 
+    /// The console's cancel (the dashboard): like `push.cancel` but no fault applies. False when the message is
+    /// not scheduled.
+    public func cancelFromConsole(_ messageID: String) -> Bool {
+        schedule.cancel(messageID)
+    }
+
     /// Every scheduled message, soonest first: its id, channel, message and next firing (for the dashboard).
     public var scheduledMessages: [(messageID: String, channel: String?, message: String, nextFiring: Double, repeatEvery: Double?)] {
         schedule.scheduled.map { ($0.id, $0.message.channel, $0.message.message, $0.message.nextFiring ?? 0, $0.message.repeatEvery) }
