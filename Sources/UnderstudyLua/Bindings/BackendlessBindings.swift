@@ -111,7 +111,7 @@ enum BackendlessBindings {
         LuaCall.run(L, BackendlessOperation.confirmEmail) { call throws(LuaMisuse) in
             let objectID = try call.arguments(of: BackendlessOperation.confirmEmail).string("objectId")
             let app = try call.backendless()
-            return call.answer { () throws(BackendlessError) in try app.confirmEmail(objectID: objectID) }
+            return call.answer { () throws(BackendlessError) in try app.confirmEmail(objectIDOrLink: objectID) }
         }
     }
 

@@ -198,15 +198,14 @@ enum SharedBindings {
         }
     }
 
-    /// Email addresses compare without regard to case.
-    private static func sentTo(_ email: Outbox.Email, _ address: String) -> Bool { email.to.lowercased() == address.lowercased() }
+    private static func sentTo(_ email: Outbox.Email, _ address: String) -> Bool { email.isFor(address) }
 
     static let outboxEmails: us_swift_fn = { L in outboxCall(L, "outbox.emails", "to", newest: false, \.emails, sentTo) }
     static let outboxLastEmail: us_swift_fn = { L in outboxCall(L, "outbox.last_email", "to", newest: true, \.emails, sentTo) }
-    static let outboxSMS: us_swift_fn = { L in outboxCall(L, "outbox.sms", "to", newest: false, \.sms) { $0.to == $1 } }
-    static let outboxLastSMS: us_swift_fn = { L in outboxCall(L, "outbox.last_sms", "to", newest: true, \.sms) { $0.to == $1 } }
+    static let outboxSMS: us_swift_fn = { L in outboxCall(L, "outbox.sms", "to", newest: false, \.sms) { $0.isFor($1) } }
+    static let outboxLastSMS: us_swift_fn = { L in outboxCall(L, "outbox.last_sms", "to", newest: true, \.sms) { $0.isFor($1) } }
     static let outboxPushes: us_swift_fn = { L in
-        outboxCall(L, "outbox.pushes", "device_id", newest: false, \.pushes) { $0.deviceID == $1 }
+        outboxCall(L, "outbox.pushes", "recipient", newest: false, \.pushes) { $0.isFor($1) }
     }
 
     static let outboxClear: us_swift_fn = { L in

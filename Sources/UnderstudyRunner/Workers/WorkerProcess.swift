@@ -4,10 +4,12 @@ internal import Glibc
 #elseif canImport(Darwin)
 internal import Darwin
 #endif
+internal import Dispatch
 internal import Synchronization
 
-/// One worker process of `understudy run` (the same binary in its hidden `worker` mode), reached over two pipes.
-/// Spawned with posix_spawn, never fork(): the parent is multithreaded.
+/// One worker process of `understudy run`, reached over two pipes: forked before the parent starts any thread
+/// (Linux), or else spawned with posix_spawn as the same binary in its hidden `worker` mode (a replacement for a
+/// worker that crashed or hung, a run of `--watch`, a parent already multithreaded).
 final class WorkerProcess {
     let pid: pid_t
     private let toWorker: Int32
@@ -59,8 +61,17 @@ final class WorkerProcess {
             #endif
             posix_spawnattr_init(&attributes)
             defer { posix_spawnattr_destroy(&attributes) }
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            // The signals that end a process reach it: the spawning thread's mask (a runtime thread may block
+            // SIGINT and SIGTERM) is not inherited, and their actions are the defaults.
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
             posix_spawnattr_setpgroup(&attributes, 0)
+            var noSignals = sigset_t()
+            sigemptyset(&noSignals)
+            posix_spawnattr_setsigmask(&attributes, &noSignals)
+            var defaults = sigset_t()
+            sigemptyset(&defaults)
+            for ending in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, ending) }
+            posix_spawnattr_setsigdefault(&attributes, &defaults)
             let argv = ([executable] + arguments).map { strdup($0) }
             defer { argv.forEach { free($0) } }
             // A crashing worker is reported by its signal; the runtime's backtrace would only slow it down.
@@ -87,6 +98,64 @@ final class WorkerProcess {
             return WorkerProcess(pid: pid, toWorker: down[1], fromWorker: up[0])
         }
     }
+
+    #if canImport(Glibc)
+    /// Forks a worker that serves `configuration` from this process's own memory: no executable to load, no
+    /// runtime to start, which is most of a spawned worker's start-up. Only while this process has a single
+    /// thread (fork copies the calling thread alone, so a lock another thread held would stay held in the
+    /// child); nil otherwise, and the caller spawns. `inherited` are this process's ends of earlier workers'
+    /// pipes, closed in the child so that each worker still sees the end of its input when its parent closes.
+    static func fork(serving configuration: RunConfiguration, closing inherited: [Int32]) -> WorkerProcess? {
+        spawnLock.withLock { _ -> WorkerProcess? in
+            guard isSingleThreaded else { return nil }
+            var down: [Int32] = [0, 0], up: [Int32] = [0, 0]
+            guard pipe(&down) == 0 else { return nil }
+            guard pipe(&up) == 0 else { _ = close(down[0]); _ = close(down[1]); return nil }
+            _ = fcntl(down[1], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(up[0], F_SETFD, FD_CLOEXEC)
+            let pid = Glibc.fork()
+            if pid == 0 {
+                // The worker. Its own process group, as a spawned one: killing it takes what it started along.
+                _ = setpgid(0, 0)
+                _ = dup2(down[0], 0)
+                _ = dup2(up[1], 1)
+                for descriptor in [down[0], down[1], up[0], up[1]] + inherited where descriptor > 2 {
+                    _ = close(descriptor)
+                }
+                // A crash is reported by its signal, as a spawned worker's is (SWIFT_BACKTRACE=enable=no there).
+                for crash in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] { _ = signal(crash, SIG_DFL) }
+                // The signals that end it reach it, as a spawned worker's do.
+                for ending in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { _ = signal(ending, SIG_DFL) }
+                WorkerSignals.unblockEndingSignals()
+                ScenarioWorker.serve(configuration: configuration)
+                _exit(0)
+            }
+            _ = close(down[0])
+            _ = close(up[1])
+            guard pid > 0 else {
+                _ = close(down[1]); _ = close(up[0])
+                return nil
+            }
+            _ = setpgid(pid, pid)
+            return WorkerProcess(pid: pid, toWorker: down[1], fromWorker: up[0])
+        }
+    }
+
+    /// This process's ends of the worker's pipes.
+    var descriptors: [Int32] { [toWorker, fromWorker] }
+
+    /// True when this process runs one thread only (Linux: /proc/self/task has one entry).
+    private static var isSingleThreaded: Bool {
+        guard let directory = opendir("/proc/self/task") else { return false }
+        defer { closedir(directory) }
+        var threads = 0
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { $0.first }
+            if name != UInt8(ascii: ".") { threads += 1 }
+        }
+        return threads == 1
+    }
+    #endif
 
     /// Sends a message; false when the worker is gone.
     func send(_ message: WorkerMessage) -> Bool {
@@ -203,8 +272,37 @@ enum WorkerIO {
         }
     }
 
+    /// Ends this worker, and the programs its scenario started (its process group), as soon as its parent is gone:
+    /// a runner that is killed (`kill -TERM`, a cancelled CI job) leaves no worker behind, even one stuck in a
+    /// scenario with no deadline. A thread looks at the parent every 100 ms (Linux and macOS alike; Linux's
+    /// PR_SET_PDEATHSIG fires when the spawning *thread* ends, and the runner's workers outlive the threads that
+    /// spawned them).
+    static func watchParent() {
+        let parent = getppid()
+        DispatchQueue(label: "understudy.parent-watch").async {
+            while true {
+                usleep(100_000)
+                if getppid() != parent {
+                    _ = kill(0, SIGKILL) // the worker leads its own process group
+                    _exit(4)
+                }
+            }
+        }
+    }
+
     /// Writes to a closed pipe fail with EPIPE instead of killing the process.
     static func ignoreBrokenPipes() {
         _ = signal(SIGPIPE, SIG_IGN)
+    }
+}
+
+/// The signals that end a process (SIGINT, SIGTERM, SIGHUP, SIGQUIT), kept deliverable.
+package enum WorkerSignals {
+    /// Unblocks them on the calling thread (and so on the threads it starts later). Call first thing in main.
+    package static func unblockEndingSignals() {
+        var ending = sigset_t()
+        sigemptyset(&ending)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&ending, signal) }
+        _ = pthread_sigmask(SIG_UNBLOCK, &ending, nil)
     }
 }
