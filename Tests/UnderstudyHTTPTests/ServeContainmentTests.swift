@@ -75,7 +75,7 @@ private func hostileLimits() -> ScenarioLimits {
 struct ServeContainmentTests {
     @Test("idle connections and half-sent heads are closed after the idle timeout; a new client is served meanwhile")
     func idleConnectionsAreClosed() async throws {
-        var options = ServerOptions(port: 0)
+        var options = ServerOptions(port: 0, clockStart: VirtualClock.start)
         options.idleTimeout = 0.5
         try await withLiveServer(options) { _, client in
             let port = try #require(client.port)
@@ -134,7 +134,7 @@ struct ServeContainmentTests {
         #"local function nest(n) if n == 0 then return end local co = coroutine.create(function() local x <close> = setmetatable({}, { __close = function() nest(n - 1) end }) coroutine.yield() end) coroutine.resume(co) coroutine.close(co) end nest(20000)"#,
     ])
     func hostileChunks(chunk: String) async throws {
-        try await withLiveServer(ServerOptions(port: 0, limits: hostileLimits())) { _, client in
+        try await withLiveServer(ServerOptions(port: 0, limits: hostileLimits(), clockStart: VirtualClock.start)) { _, client in
             let start = ContinuousClock.now
             async let hostile = client.send(.post, "/_understudy/lua", text: chunk)
             try await Task.sleep(for: .milliseconds(20))
@@ -239,7 +239,7 @@ struct ServeContainmentTests {
     @Test("a control chunk looping in Lua delays another client by at most its deadline")
     func chunkDelaysOthersByItsDeadlineAtMost() async throws {
         let limits = ScenarioLimits(maxInstructions: Int64.max / 2, maxMemory: 64 * 1024 * 1024, timeout: 1)
-        try await withLiveServer(ServerOptions(port: 0, limits: limits)) { _, client in
+        try await withLiveServer(ServerOptions(port: 0, limits: limits, clockStart: VirtualClock.start)) { _, client in
             let start = ContinuousClock.now
             async let hostile = client.send(.post, "/_understudy/lua", text: "while true do end")
             try await Task.sleep(for: .milliseconds(50))

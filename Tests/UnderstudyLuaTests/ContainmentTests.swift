@@ -396,3 +396,26 @@ struct ContainmentTests {
         }
     }
 }
+
+@Suite("Scheduled pushes within the limits")
+struct ScheduledPushLimitTests {
+    @Test("a message repeating every second over a long advance stops at the memory cap, or the budget, with the limit's message")
+    func repeatingMessageStops() {
+        let source = """
+            scenario("memory", function()
+              local app = understudy.backendless()
+              for i = 1, 200 do app.devices.register{ token = "t" .. i, device_id = "d" .. i, os = "IOS" } end
+              expect.ok(app.push.publish{ message = "tick", repeat_every = 1, repeat_expires_at = app.clock.now() + 1e9 })
+              app.clock.advance(1e9)
+            end)
+            scenario("budget", function()
+              local app = understudy.backendless()
+              expect.ok(app.push.publish{ message = "tick", repeat_every = 1, repeat_expires_at = app.clock.now() + 1e12 })
+              app.clock.advance(1e12)
+            end)
+            """
+        let result = runScenarios(source, limits: ScenarioLimits(maxInstructions: 5_000_000, maxMemory: 16 * 1024 * 1024, timeout: 20))
+        #expect(result.outcome("memory")?.message?.contains("memory cap exceeded") == true, "\(result.outcome("memory")?.message ?? "passed")")
+        #expect(result.outcome("budget")?.message?.contains("instruction") == true, "\(result.outcome("budget")?.message ?? "passed")")
+    }
+}
