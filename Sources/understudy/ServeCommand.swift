@@ -45,6 +45,10 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup(title: "Limits")
     var limits: LuaLimitOptions
 
+    /// bench/http.py's floor: a trivial Hummingbird POST handler on the same server set-up, no emulated app.
+    @Flag(help: ArgumentHelp("Serve a trivial POST handler instead of the apps (bench/http.py's floor).", visibility: .private))
+    var benchTrivial = false
+
     /// `--clock-start` as seconds since the epoch; nil when not given.
     static func clockStartSeconds(_ text: String?) throws -> Double? {
         guard let text else { return nil }
@@ -87,6 +91,13 @@ struct ServeCommand: ParsableCommand {
     }
 
     func serve() async throws {
+        if benchTrivial {
+            let address = "\(host):\(port)"
+            try await TrivialServer.run(host: host, port: port) {
+                FileOutput.standardOutput.write("understudy serve --bench-trivial: a trivial POST handler on \(address)\n")
+            }
+            return
+        }
         var setup: ScenarioFile?
         if let script {
             guard let file = try? ScenarioDiscovery.files(at: [script]).first else {

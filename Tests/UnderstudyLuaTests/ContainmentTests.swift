@@ -158,6 +158,44 @@ struct ContainmentTests {
         #expect(result.outcome("s")?.status == .passed)
     }
 
+    @Test("a shared options table is read once, when scenario() is called", arguments: [
+        // an __index set later runs no code in the next scenario's start
+        #"setmetatable(SMOKE, { __index = function() rawset(_ENV, "expect", { equal = function() end }) end })"#,
+        // skip set later changes nothing
+        #"SMOKE.skip = "later""#,
+        #"SMOKE.tags[1] = nil; SMOKE.skip = true"#,
+    ])
+    func optionsAreReadOnce(attack: String) {
+        let source = """
+            local SMOKE = { tags = { "smoke" } }
+            scenario("attack", SMOKE, function() \(attack) end)
+            scenario("honest", SMOKE, function() expect.equal(1, 2) end)
+            """
+        let result = runScenarios(source, limits: limits(memory: 64))
+        #expect(result.outcome("honest")?.status == .failed, "\(result.outcome("honest").map { "\($0.status)" } ?? "")")
+        #expect(result.outcome("honest")?.declaration.tags == ["smoke"])
+    }
+
+    @Test("expect.equal compares cyclic tables: equal ones pass, different ones fail")
+    func cyclicTablesCompare() {
+        let source = #"""
+            scenario("c", function()
+              local a, b = {}, {}
+              a.self, b.self = a, b
+              expect.equal(a, b)
+              local x, y = { n = 1 }, { n = 1 }
+              x.next, y.next = { n = 2, back = x }, { n = 2, back = y }
+              x.again, y.again = x.next, y.next
+              expect.equal(x, y)
+              local p, q = { v = 1 }, { v = 2 }
+              p.me, q.me = p, q
+              expect.fails(function() expect.equal(p, q) end)
+            end)
+            """#
+        let result = runScenarios(source, limits: limits(memory: 64))
+        #expect(result.outcome("c")?.status == .passed, "\(result.outcome("c")?.message ?? "")")
+    }
+
     @Test("utf8.codes refuses a continuation byte without its lead (Lua 5.4.4 skipped it)")
     func utf8CodesIsStrict() {
         let source = #"""

@@ -168,6 +168,24 @@ enum SharedBindings {
         LuaRecordWriter.push(L, record)
     }
 
+    /// `users.all()`: every user of the app, whatever its flavour, as its records present themselves.
+    static let usersAll: us_swift_fn = { L in
+        LuaCall.run(L, "users.all") { call throws(LuaMisuse) in
+            let app = try call.app()
+            pushList(call.L, app.allUsers) { L, user in LuaRecordWriter.push(L, user) }
+            return 1
+        }
+    }
+
+    /// `users.count()`: how many users the app holds (Backendless guests excluded).
+    static let usersCount: us_swift_fn = { L in
+        LuaCall.run(L, "users.count") { call throws(LuaMisuse) in
+            let app = try call.app()
+            lua_pushinteger(call.L, lua_Integer(app.userCount))
+            return 1
+        }
+    }
+
     static func pushList<T>(_ L: OpaquePointer, _ items: [T], _ pushItem: (OpaquePointer, T) -> Void) {
         lua_createtable(L, Int32(clamping: items.count), 0)
         let list = lua_gettop(L)
