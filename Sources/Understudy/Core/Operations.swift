@@ -85,6 +85,18 @@ public enum KiiOperation: String, Operation {
     case listInstallations = "installations.list"
     case unregisterInstallation = "installations.unregister"
     case sendToUser = "push.send_to_user"
+    // Contract version 3: pseudo users and topics.
+    case registerPseudo = "users.register_pseudo"
+    case putIdentity = "users.put_identity"
+    case createTopic = "topics.create"
+    case deleteTopic = "topics.delete"
+    case listTopics = "topics.list"
+    case subscribe = "topics.subscribe"
+    case unsubscribe = "topics.unsubscribe"
+    case isSubscribed = "topics.is_subscribed"
+    case sendToTopic = "topics.send"
+    /// Answered by the HTTP routes alone: whether a topic exists (`HEAD`/`GET {scope}topics/{topicID}`).
+    case topicExists = "topics.exists"
     // Answered by the HTTP routes alone: a user's disabled flag, an MQTT installation's broker endpoint.
     case userStatus = "users.status"
     case mqttEndpoint = "installations.mqtt_endpoint"
@@ -93,7 +105,7 @@ public enum KiiOperation: String, Operation {
     /// checks their faults with `checkAdapterFaults`.
     public var isAnsweredByAdapter: Bool {
         switch self {
-        case .getInstallation, .listInstallations, .userStatus, .mqttEndpoint: return true
+        case .getInstallation, .listInstallations, .userStatus, .mqttEndpoint, .topicExists: return true
         default: return false
         }
     }

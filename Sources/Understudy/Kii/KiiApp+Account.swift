@@ -10,7 +10,7 @@ extension KiiApp {
                 "userID": .string(userID), "old_password": .string(oldPassword), "new_password": .string(newPassword),
             ]))
         let user = try storedUser(userID)
-        guard user.password.matches(oldPassword) else { throw .wrongPassword }
+        guard user.hasPassword, user.password.matches(oldPassword) else { throw .wrongPassword }
         try KiiIdentifiers.validatePassword(newPassword)
         user.password = PasswordHash(password: newPassword, generator: &salts)
         dropResetState(of: user)
@@ -53,6 +53,7 @@ extension KiiApp {
             phones[phone] = nil
         }
         lifecycle.installations.removeAll(ownedBy: user.userID)
+        topicStore.removeAll(of: user.userID)
     }
 
     /// Updates the user's fields with Kii's merge rule: predefined fields (`displayName`, `country`, `locale`,

@@ -27,10 +27,11 @@ enum KiiBindings {
                 ("change_email", changeEmail), ("change_phone", changePhone), ("find", find), ("count", count),
                 ("get", get), ("all", all), ("resend_email_verification", resendEmail),
                 ("resend_phone_verification", resendPhone), ("seed", seed),
-            ] + KiiLifecycleBindings.userFunctions
+            ] + KiiLifecycleBindings.userFunctions + KiiPseudoUserBindings.userFunctions
         )
         LuaValues.setField(L, table, "users")
         KiiInstallationBindings.install(L, app: table, handle: handle)
+        KiiTopicBindings.install(L, app: table, handle: handle)
         SharedBindings.install(L, app: table, handle: handle)
     }
 

@@ -227,7 +227,10 @@ function understudy.journal.clear() end
 ---@field channel? string Backendless
 ---@field installation_id? string Kii (contract v2)
 ---@field user? string Kii (contract v2)
----@field message string
+---@field message? string absent on a Kii topic push
+---@field topic? string Kii topic push (contract v3)
+---@field data? table<string, string> Kii topic push (contract v3)
+---@field pushMessageID? string Kii topic push (contract v3)
 
 ---@class FaultSpec
 ---@field op string the operation, e.g. "users.register"
@@ -520,6 +523,7 @@ function BackendlessPush.publish(publication) end
 ---@field users KiiUsers
 ---@field installations KiiInstallations (contract v2)
 ---@field push KiiPush (contract v2)
+---@field topics KiiTopics (contract v3)
 ---@field settings KiiSettings
 ---@field clock Clock
 ---@field outbox Outbox
@@ -539,6 +543,7 @@ function BackendlessPush.publish(publication) end
 ---@field displayName? string (contract v2)
 ---@field locale? string (contract v2)
 ---@field disabled boolean (contract v2) set by users.set_disabled
+---@field hasPassword boolean (contract v3) false for a pseudo user until users.put_identity
 ---@field [string] string|number|boolean custom fields set by users.update (contract v2)
 
 ---@class KiiSession
@@ -727,5 +732,86 @@ local KiiPush = {}
 ---@return { delivered: string[] }
 ---@overload fun(message: table): nil, KiiError
 function KiiPush.send_to_user(message) end
+
+---(contract v3) A pseudo user: a token, no identifier, no password (hasPassword = false).
+---@param fields? table<string, string|number|boolean> displayName, country, locale and custom fields
+---@return KiiUser user with token
+---@overload fun(fields?: table): nil, KiiError
+function KiiUsers.register_pseudo(fields) end
+
+---@class KiiIdentity
+---@field username? string
+---@field email? string
+---@field phone? string
+---@field country? string
+---@field password string
+---@field fields? table<string, string|number|boolean> replaces the custom fields (update's merge rule)
+
+---(contract v3) Gives the pseudo user of `token` identifiers and a password; the token keeps working.
+---@param token string
+---@param identity KiiIdentity
+---@return KiiUser user
+---@overload fun(token: string, identity: KiiIdentity): nil, KiiError
+function KiiUsers.put_identity(token, identity) end
+
+---@class KiiTopic
+---@field topicID string
+---@field scope "APP"|"APP_AND_USER"
+---@field owner? string the userID of a user-scope topic
+
+---@class KiiTopicMessage
+---@field data table<string, string> flat strings; at most 4096 bytes as JSON (2048 with IOS among the networks)
+---@field development? boolean reach development installations (default true)
+---@field production? boolean reach production installations (default true)
+---@field networks? ("ANDROID"|"IOS"|"JPUSH"|"MQTT")[] default all four
+
+---(contract v3) Kii's push topics in the app's scope (no owner) or a user's (owner = userID).
+---@class KiiTopics
+local KiiTopics = {}
+
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param owner? string
+---@return KiiTopic
+---@overload fun(topicID: string, owner?: string): nil, KiiError
+function KiiTopics.create(topicID, owner) end
+
+---@param topicID string
+---@param owner? string
+---@return true
+---@overload fun(topicID: string, owner?: string): nil, KiiError
+function KiiTopics.delete(topicID, owner) end
+
+---@param owner? string
+---@return string[] topic ids in byte order
+---@overload fun(owner?: string): nil, KiiError
+function KiiTopics.list(owner) end
+
+---@param topicID string
+---@param userID string
+---@param owner? string
+---@return true
+---@overload fun(topicID: string, userID: string, owner?: string): nil, KiiError
+function KiiTopics.subscribe(topicID, userID, owner) end
+
+---@param topicID string
+---@param userID string
+---@param owner? string
+---@return true
+---@overload fun(topicID: string, userID: string, owner?: string): nil, KiiError
+function KiiTopics.unsubscribe(topicID, userID, owner) end
+
+---@param topicID string
+---@param userID string
+---@param owner? string
+---@return boolean
+---@overload fun(topicID: string, userID: string, owner?: string): nil, KiiError
+function KiiTopics.is_subscribed(topicID, userID, owner) end
+
+---@param topicID string
+---@param message KiiTopicMessage
+---@param owner? string
+---@return { pushMessageID: string, delivered: string[] }
+---@overload fun(topicID: string, message: KiiTopicMessage, owner?: string): nil, KiiError
+function KiiTopics.send(topicID, message, owner) end
 """##
 }

@@ -239,6 +239,28 @@ public struct CodeExample: Sendable {
             """,
         "kii:INSTALLATION_NOT_FOUND": #"¤app.installations.unregister("no-such-installation"))"#,
         "kii:WRONG_TOKEN": #"¤app.users.me("no-such-token"))"#,
+        "kii:UNAUTHORIZED": """
+            local alice = expect.ok(app.users.register{ username = "alice", password = "123ABC" })
+            local bob = expect.ok(app.users.register{ username = "bob", password = "123ABC" })
+            expect.ok(app.topics.create("diary", alice.userID))
+            ¤app.topics.subscribe("diary", bob.userID, alice.userID))
+            """,
+        "kii:TOPIC_ALREADY_EXISTS": """
+            expect.ok(app.topics.create("news"))
+            ¤app.topics.create("news"))
+            """,
+        "kii:TOPIC_NOT_FOUND": #"¤app.topics.delete("no-such-topic"))"#,
+        "kii:PUSH_SUBSCRIPTION_ALREADY_EXISTS": """
+            local user = expect.ok(app.users.register{ username = "bond007", password = "123ABC" })
+            expect.ok(app.topics.create("news"))
+            expect.ok(app.topics.subscribe("news", user.userID))
+            ¤app.topics.subscribe("news", user.userID))
+            """,
+        "kii:PUSH_SUBSCRIPTION_NOT_FOUND": """
+            local user = expect.ok(app.users.register{ username = "bond007", password = "123ABC" })
+            expect.ok(app.topics.create("news"))
+            ¤app.topics.unsubscribe("news", user.userID))
+            """,
     ]
 
     /// The HTTP requests by `flavour:code`.
@@ -300,9 +322,30 @@ public struct CodeExample: Sendable {
         ],
         "kii:invalid_grant": [ExampleRequest("POST", kii + "/oauth2/token", headers: kiiApp, body: #"{"username":"nobody","password":"123ABC"}"#)],
         "kii:USER_NOT_FOUND": [ExampleRequest("POST", kii + "/users/no-such-user/email-address/verify", headers: kiiApp, body: #"{"verificationCode":"123456"}"#)],
-        "kii:UNAUTHORIZED": [ExampleRequest("GET", kii + "/users/me", headers: [(name: "Authorization", value: "Bearer no-such-token")])],
+        "kii:UNAUTHORIZED": [
+            ExampleRequest("POST", kii + "/users", headers: kiiApp, body: #"{"loginName":"alice","password":"123ABC"}"#),
+            ExampleRequest("POST", kii + "/users", headers: kiiApp, body: #"{"loginName":"bob","password":"123ABC"}"#),
+            ExampleRequest("PUT", kii + "/users/LOGIN_NAME:alice/topics/diary", headers: kiiApp),
+            ExampleRequest("PUT", kii + "/users/LOGIN_NAME:alice/topics/diary/push/subscriptions/users/LOGIN_NAME:bob", headers: kiiApp),
+        ],
+        "kii:TOPIC_ALREADY_EXISTS": [
+            ExampleRequest("PUT", kii + "/topics/news", headers: kiiApp),
+            ExampleRequest("PUT", kii + "/topics/news", headers: kiiApp),
+        ],
+        "kii:TOPIC_NOT_FOUND": [ExampleRequest("DELETE", kii + "/topics/no-such-topic", headers: kiiApp)],
+        "kii:PUSH_SUBSCRIPTION_ALREADY_EXISTS": [
+            ExampleRequest("POST", kii + "/users", headers: kiiApp, body: #"{"loginName":"bond007","password":"123ABC"}"#),
+            ExampleRequest("PUT", kii + "/topics/news", headers: kiiApp),
+            ExampleRequest("PUT", kii + "/topics/news/push/subscriptions/users/LOGIN_NAME:bond007", headers: kiiApp),
+            ExampleRequest("PUT", kii + "/topics/news/push/subscriptions/users/LOGIN_NAME:bond007", headers: kiiApp),
+        ],
+        "kii:PUSH_SUBSCRIPTION_NOT_FOUND": [
+            ExampleRequest("POST", kii + "/users", headers: kiiApp, body: #"{"loginName":"bond007","password":"123ABC"}"#),
+            ExampleRequest("PUT", kii + "/topics/news", headers: kiiApp),
+            ExampleRequest("DELETE", kii + "/topics/news/push/subscriptions/users/LOGIN_NAME:bond007", headers: kiiApp),
+        ],
         "kii:APP_NOT_FOUND": [ExampleRequest("POST", "/api/apps/no-such-app/users", headers: kiiApp, body: #"{"loginName":"bond007","password":"123ABC"}"#)],
-        "kii:unsupported_grant_type": [ExampleRequest("POST", kii + "/oauth2/token", headers: kiiApp, body: #"{"username":"bond007","password":"123ABC","grant_type":"client_credentials"}"#)],
+        "kii:unsupported_grant_type": [ExampleRequest("POST", kii + "/oauth2/token", headers: kiiApp, body: #"{"username":"bond007","password":"123ABC","grant_type":"refresh_token"}"#)],
         "kii:INVALID_JSON": [ExampleRequest("POST", kii + "/users", headers: kiiApp, body: "not json")],
         "kii:ACCOUNT_TYPE_NOT_SUPPORTED": [ExampleRequest("GET", kii + "/users/FAX:12345", headers: kiiApp)],
         "kii:UNSUPPORTED_MEDIA_TYPE": [ExampleRequest("POST", kii + "/users", headers: [(name: "Content-Type", value: "text/plain")] + [kiiApp[1]], body: #"{"loginName":"bond007","password":"123ABC"}"#)],

@@ -5,7 +5,7 @@ public enum CodeExplanation {
     /// The full explanation of one code.
     public static func render(_ entry: ErrorCatalogue.Entry) -> String {
         let name = entry.flavour == .backendless ? "Backendless" : "Kii"
-        var text = "\(name) \(entry.code) — HTTP \(entry.status)\(entry.version > 1 ? " (contract version 2: lifecycle.md)" : "")\n\n"
+        var text = "\(name) \(entry.code) — HTTP \(entry.status)\(entry.version == 2 ? " (contract version 2: lifecycle.md)" : entry.version > 2 ? " (contract version \(entry.version): v\(entry.version).md)" : "")\n\n"
         text += "message:    \(entry.message)\n"
         text += "when:       \(entry.when)\n"
         text += "reach:      \(entry.reach == .lua ? "a real trigger in Lua" : entry.reach.rawValue)\n"
@@ -43,7 +43,7 @@ public enum CodeExplanation {
             let width = entries.map(\.code.count).max() ?? 0
             for entry in entries {
                 let padding = String(repeating: " ", count: width - entry.code.count)
-                let notes = (entry.reach == .lua ? "" : " [\(entry.reach.rawValue)]") + (entry.version > 1 ? " [v2]" : "")
+                let notes = (entry.reach == .lua ? "" : " [\(entry.reach.rawValue)]") + (entry.version > 1 ? " [v\(entry.version)]" : "")
                 text += "  \(entry.code)\(padding)  \(entry.status)  \(entry.when)\(notes)\n"
             }
         }
