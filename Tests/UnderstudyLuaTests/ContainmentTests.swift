@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UnderstudyLua
+import UnderstudyRunner
 import UnderstudyTestSupport
 
 /// Runs `understudy run` (the built binary) on a folder and returns its exit status and output.
@@ -175,7 +176,7 @@ struct ContainmentTests {
                 app.devices.register{ token = "t" .. n, device_id = "d" .. n, os = "ANDROID" }
                 return false
               end }
-              for _ = 1, 3000 do pcall(app.users.logout, "t") end
+              for _ = 1, 3000 do understudy.ignore(pcall(app.users.logout, "t")) end
               expect.equal(n, 3000)
             end)
             scenario("fine", function() end)

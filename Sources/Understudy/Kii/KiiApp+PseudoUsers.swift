@@ -63,7 +63,7 @@ extension KiiApp {
     /// Errors, in this order: an injected fault; 400 `INVALID_INPUT_DATA` for `loginName`, `emailAddress`,
     /// `phoneNumber`, `password` or a reserved name in `fields`, or a field breaking its rule.
     public func registerPseudo(fields: [Property] = []) throws(KiiError) -> KiiUser {
-        try checkFaults(.registerPseudo, .object(["fields": Value(properties: fields)]))
+        try checkFaults(.registerPseudo, [Value(properties: fields)])
         let placeholder = KiiUser(
             userID: "", emailAddressVerified: true, phoneNumberVerified: true, created: clock.milliseconds
         )
@@ -94,7 +94,7 @@ extension KiiApp {
     /// verification combination, no password, a password breaking its rule); 400 `PASSWORD_TOO_SHORT`; 409
     /// `USER_ALREADY_EXISTS` (loginName, then emailAddress, then phoneNumber). A refused call changes nothing.
     public func putIdentity(token: String, identity: KiiIdentity) throws(KiiError) -> KiiUser {
-        try checkFaults(.putIdentity, .object(["token": .string(token), "identity": identity.value]))
+        try checkFaults(.putIdentity, [.string(token), identity.value])
         guard let user = sessions[token] else { throw .wrongToken(token) }
         guard !user.hasPassword else { throw .identityAlreadySet(user.userID) }
 

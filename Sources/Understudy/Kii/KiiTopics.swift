@@ -20,16 +20,18 @@ public struct KiiTopic: Sendable, Hashable, Presentable {
 public struct KiiTopicMessage: Sendable, Hashable {
     /// The payload: each value must be a string (a `.string` `Value`); checked by `sendToTopic`.
     public var data: [Property]
-    /// Reach installations registered with `development = true`.
-    public var development: Bool
-    /// Reach production installations (registered without `development`).
-    public var production: Bool
-    /// The device types reached (default all four).
-    public var networks: Set<KiiDeviceType>
+    /// Reach installations registered with `development = true`; nil (not given) is true.
+    public var development: Bool?
+    /// Reach production installations (registered without `development`); nil (not given) is true.
+    public var production: Bool?
+    /// The device types reached; nil (not given) is all four, unless `networksRequired`.
+    public var networks: Set<KiiDeviceType>?
+    /// Over HTTP a message must name its networks (a `gcm`, `fcm`, `apns`, `jpush` or `mqtt` block): without
+    /// any, 400 `INVALID_INPUT_DATA`.
+    public var networksRequired = false
 
     public init(
-        data: [Property], development: Bool = true, production: Bool = true,
-        networks: Set<KiiDeviceType> = Set(KiiDeviceType.allCases)
+        data: [Property], development: Bool? = nil, production: Bool? = nil, networks: Set<KiiDeviceType>? = nil
     ) {
         self.data = data
         self.development = development
@@ -37,13 +39,17 @@ public struct KiiTopicMessage: Sendable, Hashable {
         self.networks = networks
     }
 
-    /// The arguments a fault's `when` sees under `message`.
+    /// The arguments a fault's `when` sees under `message`: what was given.
     var value: Value {
-        .object([
-            "data": Value(properties: data), "development": .bool(development), "production": .bool(production),
-            "networks": .array(KiiDeviceType.allCases.filter(networks.contains).map { .string($0.rawValue) }),
-        ])
+        var object: [String: Value] = ["data": Value(properties: data)]
+        if let development { object["development"] = .bool(development) }
+        if let production { object["production"] = .bool(production) }
+        if let networks { object["networks"] = .array(KiiDeviceType.allCases.filter(networks.contains).map { .string($0.rawValue) }) }
+        return .object(object)
     }
+
+    /// The networks reached.
+    var reached: Set<KiiDeviceType> { networks ?? Set(KiiDeviceType.allCases) }
 }
 
 /// What `topics.send` answers: the message id and the installations reached, sorted.
@@ -152,18 +158,13 @@ extension KiiApp {
         return key
     }
 
-    private static func arguments(_ topicID: String, owner: String?, _ more: [String: Value] = [:]) -> Value {
-        var object = more
-        object["topicID"] = .string(topicID)
-        object["owner"] = owner.map(Value.string) ?? .null
-        return .object(object)
-    }
+    private static func optional(_ text: String?) -> Value { text.map(Value.string) ?? .null }
 
     /// Creates a topic in the app's scope (`owner` nil: an administrator's action) or in `owner`'s.
     /// Errors, in this order: 400 `INVALID_INPUT_DATA` (a bad id); 404 `USER_NOT_FOUND`; 409
     /// `TOPIC_ALREADY_EXISTS`.
     public func createTopic(topicID: String, owner: String? = nil) throws(KiiError) -> KiiTopic {
-        try checkFaults(.createTopic, Self.arguments(topicID, owner: owner))
+        try checkFaults(.createTopic, [.string(topicID), Self.optional(owner)])
         guard Self.isTopicID(topicID) else { throw .invalidTopicID(topicID) }
         let key = try topicKey(topicID, owner: owner)
         guard topicStore.topics[key] == nil else { throw .topicAlreadyExists(topicID) }
@@ -173,13 +174,13 @@ extension KiiApp {
 
     /// Deletes a topic and its subscriptions. Errors: 404 `USER_NOT_FOUND` (owner); 404 `TOPIC_NOT_FOUND`.
     public func deleteTopic(topicID: String, owner: String? = nil) throws(KiiError) {
-        try checkFaults(.deleteTopic, Self.arguments(topicID, owner: owner))
+        try checkFaults(.deleteTopic, [.string(topicID), Self.optional(owner)])
         topicStore.delete(try existingTopic(try topicKey(topicID, owner: owner)))
     }
 
     /// The topic ids of a scope, in byte order. Errors: 404 `USER_NOT_FOUND` (owner).
     public func listTopics(owner: String? = nil) throws(KiiError) -> [String] {
-        try checkFaults(.listTopics, .object(["owner": owner.map(Value.string) ?? .null]))
+        try checkFaults(.listTopics, [Self.optional(owner)])
         let scope = try topicKey("", owner: owner).owner
         return (topicStore.scopes[scope] ?? []).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
@@ -193,7 +194,7 @@ extension KiiApp {
     /// user-scope one. Errors, in this order: 404 `USER_NOT_FOUND` (owner, then userID); 404 `TOPIC_NOT_FOUND`;
     /// 401 `UNAUTHORIZED`; 409 `PUSH_SUBSCRIPTION_ALREADY_EXISTS`.
     public func subscribe(topicID: String, userID: String, owner: String? = nil) throws(KiiError) {
-        try checkFaults(.subscribe, Self.arguments(topicID, owner: owner, ["userID": .string(userID)]))
+        try checkFaults(.subscribe, [.string(topicID), .string(userID), Self.optional(owner)])
         let scope = try topicKey(topicID, owner: owner)
         let subscriber = try storedUser(userID).userID
         let key = try existingTopic(scope)
@@ -206,7 +207,7 @@ extension KiiApp {
     /// Ends a subscription. Errors, in this order: 404 `USER_NOT_FOUND` (owner, then userID); 404
     /// `TOPIC_NOT_FOUND`; 404 `PUSH_SUBSCRIPTION_NOT_FOUND`.
     public func unsubscribe(topicID: String, userID: String, owner: String? = nil) throws(KiiError) {
-        try checkFaults(.unsubscribe, Self.arguments(topicID, owner: owner, ["userID": .string(userID)]))
+        try checkFaults(.unsubscribe, [.string(topicID), .string(userID), Self.optional(owner)])
         let scope = try topicKey(topicID, owner: owner)
         let subscriber = try storedUser(userID).userID
         let key = try existingTopic(scope)
@@ -218,7 +219,7 @@ extension KiiApp {
     /// Whether `userID` subscribes to the topic. Errors: 404 `USER_NOT_FOUND` (owner, then userID); 404
     /// `TOPIC_NOT_FOUND`.
     public func isSubscribed(topicID: String, userID: String, owner: String? = nil) throws(KiiError) -> Bool {
-        try checkFaults(.isSubscribed, Self.arguments(topicID, owner: owner, ["userID": .string(userID)]))
+        try checkFaults(.isSubscribed, [.string(topicID), .string(userID), Self.optional(owner)])
         let scope = try topicKey(topicID, owner: owner)
         let subscriber = try storedUser(userID).userID
         return topicStore.topics[try existingTopic(scope)]?.contains(subscriber) == true
@@ -245,17 +246,18 @@ extension KiiApp {
     /// (`data` empty, a value that is not a string, a reserved key, over 4096 bytes as compact JSON, over 2048
     /// when IOS is among the networks).
     public func sendToTopic(topicID: String, message: KiiTopicMessage, owner: String? = nil) throws(KiiError) -> KiiTopicDelivery {
-        try checkFaults(.sendToTopic, Self.arguments(topicID, owner: owner, ["message": message.value]))
+        try checkFaults(.sendToTopic, [.string(topicID), message.value, Self.optional(owner)])
         let key = try existingTopic(try topicKey(topicID, owner: owner))
         let data = try Self.checkedPushData(message)
         let pushMessageID = newPushMessageID()
         var targets: [KiiInstallation] = []
-        if message.development || message.production {
+        let development = message.development ?? true, production = message.production ?? true
+        if development || production {
             for userID in topicStore.topics[key] ?? [] {
                 guard let id = Identifier128(parsing: userID), let user = users[id], !user.isDisabled else { continue }
                 for installation in lifecycle.installations.owned(by: userID)
-                where message.networks.contains(installation.deviceType)
-                    && (installation.development ? message.development : message.production)
+                where message.reached.contains(installation.deviceType)
+                    && (installation.development ? development : production)
                 {
                     targets.append(installation)
                 }
@@ -276,6 +278,12 @@ extension KiiApp {
 
     /// `data` checked (flat strings, no reserved key, within the size limit) and sorted by key.
     static func checkedPushData(_ message: KiiTopicMessage) throws(KiiError) -> [Property] {
+        if message.networksRequired && message.networks == nil {
+            throw .invalidPushData(field: "gcm", "A push message needs at least one of gcm, fcm, apns, jpush and mqtt")
+        }
+        if message.networks?.isEmpty == true {
+            throw .invalidPushData(field: "networks", "No push network is enabled: enable at least one of ANDROID (gcm/fcm), IOS (apns), JPUSH, MQTT")
+        }
         if message.data.isEmpty { throw .invalidPushData("data must hold at least one key") }
         var seen = Set<String>()
         for property in message.data.sorted(by: { $0.name < $1.name }) {
@@ -290,7 +298,7 @@ extension KiiApp {
                 throw .invalidPushData(field: "data.\(key)", "data.\(key) is a key the push services reserve")
             }
         }
-        let limit = message.networks.contains(.ios) ? maxPushDataBytesIOS : maxPushDataBytes
+        let limit = message.reached.contains(.ios) ? maxPushDataBytesIOS : maxPushDataBytes
         let size = compactJSONSize(message.data)
         if size > limit {
             throw .invalidPushData(

@@ -13,21 +13,16 @@ internal import Understudy
 /// read and list any topic, and subscribe, check and unsubscribe itself. Anything else is 401 `UNAUTHORIZED`,
 /// as is a request with only `X-Kii-AppID`/`X-Kii-AppKey` (an anonymous app, not an administrator).
 enum KiiTopicRoutes {
+    /// The routes of `KiiDeclarations` (each in the app scope and under `users/{user}`).
     static func register(in table: inout RouteTable<RouteHandler>) {
-        for (scope, label) in [("", "an app-scope"), ("/users/{user}", "a user-scope")] {
-            let topic = scope + "/topics/{topic}"
-            let subscriber = topic + "/push/subscriptions/users/{subscriber}"
-            table.addKii(.put, topic, .none, .createTopic, "Create \(label) topic (204)", create)
-            table.addKii(.head, topic, .none, .topicExists, "Whether \(label) topic exists (200 or 404)", exists)
-            table.addKii(.get, topic, .none, .topicExists, "Whether \(label) topic exists (200 {} or 404)", exists)
-            table.addKii(.delete, topic, .none, .deleteTopic, "Delete \(label) topic and its subscriptions (204)", delete)
-            table.addKii(.get, scope + "/topics", .none, .listTopics, "The topics of the scope: {\"topics\":[{\"topicID\"}]}", list)
-            table.addKii(.put, subscriber, .none, .subscribe, "Subscribe the user to \(label) topic (204)", subscribe)
-            table.addKii(.post, topic + "/push/subscriptions/users", .none, .subscribe, "Subscribe the token's user to \(label) topic (204)", subscribe)
-            table.addKii(.get, subscriber, .none, .isSubscribed, "204 when the user subscribes, else 404 PUSH_SUBSCRIPTION_NOT_FOUND", isSubscribed)
-            table.addKii(.delete, subscriber, .none, .unsubscribe, "Unsubscribe the user (204)", unsubscribe)
-            table.addKii(.post, topic + "/push/messages", .json, .sendToTopic, "Send a push message to the topic's subscribers (201 {\"pushMessageID\"})", send)
-        }
+        table.add(KiiOperation.createTopic, create)
+        table.add(KiiOperation.topicExists, exists)
+        table.add(KiiOperation.deleteTopic, delete)
+        table.add(KiiOperation.listTopics, list)
+        table.add(KiiOperation.subscribe, subscribe)
+        table.add(KiiOperation.isSubscribed, isSubscribed)
+        table.add(KiiOperation.unsubscribe, unsubscribe)
+        table.add(KiiOperation.sendToTopic, send)
     }
 
     // MARK: Callers and scopes
@@ -232,13 +227,12 @@ enum KiiTopicRoutes {
                 }
                 if block["enabled"] == .bool(true) { networks.insert(type) }
             }
-            guard anyBlock else {
-                throw KiiError.invalidPushData(field: "gcm", "A push message needs at least one of gcm, fcm, apns, jpush and mqtt")
-            }
-            let message = KiiTopicMessage(
+            // No block at all is 400, after the fault, owner and topic checks (the domain's).
+            var message = KiiTopicMessage(
                 data: data, development: try flag(body, "sendToDevelopment"), production: try flag(body, "sendToProduction"),
-                networks: networks
+                networks: anyBlock ? networks : nil
             )
+            message.networksRequired = true
             let delivery = try app.sendToTopic(topicID: exchange.parameters["topic"], message: message, owner: owner)
             return KiiRoutes.withContentType(
                 Reply(status: 201, body: ["pushMessageID": .string(delivery.pushMessageID)]),
@@ -247,10 +241,10 @@ enum KiiTopicRoutes {
         }
     }
 
-    /// `sendToDevelopment` / `sendToProduction`: a boolean, `true` when absent or null.
-    static func flag(_ body: JSON, _ name: String) throws(KiiError) -> Bool {
+    /// `sendToDevelopment` / `sendToProduction`: a boolean, nil when absent or null (the domain's default: true).
+    static func flag(_ body: JSON, _ name: String) throws(KiiError) -> Bool? {
         switch body[name] {
-        case nil, .null?: return true
+        case nil, .null?: return nil
         case .bool(let flag)?: return flag
         case let other?: throw KiiError.invalidInput(field: name, value: nil, message: "\(name) must be a boolean, got \(other.kindName)")
         }

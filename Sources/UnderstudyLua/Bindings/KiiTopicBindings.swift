@@ -2,50 +2,38 @@ internal import CLua
 internal import CLuaShim
 internal import Understudy
 
-/// `app.topics.*` (contract v3: Kii push topics, subscriptions and messages to subscribers).
+/// `app.topics.*` (contract v3: Kii push topics, subscriptions and messages to subscribers). The arguments are
+/// read as `KiiDeclarations` declares them.
 enum KiiTopicBindings {
-    /// Adds `topics` to the app table at `table`.
-    static func install(_ L: OpaquePointer, app table: Int32, handle: Int64) {
-        Binding.table(
-            L, handle,
-            [
-                ("create", create), ("delete", delete), ("list", list), ("subscribe", subscribe),
-                ("unsubscribe", unsubscribe), ("is_subscribed", isSubscribed), ("send", send),
-            ]
-        )
-        LuaValues.setField(L, table, "topics")
-    }
-
     /// `create(topicID, owner?)` → `{ topicID, scope, owner? }`
     static let create: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.createTopic) { call throws(LuaMisuse) in
-            call.arguments("topicID", "owner")
+            let arguments = try call.arguments(of: KiiOperation.createTopic)
             let app = try call.kii()
-            let topicID = try call.string(1, "topicID")
-            let owner = try call.optionalString(2, "owner")
-            return call.answer { () throws(KiiError) in try app.createTopic(topicID: topicID, owner: owner) }
+            return call.answer { () throws(KiiError) in
+                try app.createTopic(topicID: arguments.string("topicID"), owner: arguments.optionalString("owner"))
+            }
         }
     }
 
     /// `delete(topicID, owner?)` → `true`
     static let delete: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.deleteTopic) { call throws(LuaMisuse) in
-            call.arguments("topicID", "owner")
+            let arguments = try call.arguments(of: KiiOperation.deleteTopic)
             let app = try call.kii()
-            let topicID = try call.string(1, "topicID")
-            let owner = try call.optionalString(2, "owner")
-            return call.answerTrue { () throws(KiiError) in try app.deleteTopic(topicID: topicID, owner: owner) }
+            return call.answerTrue { () throws(KiiError) in
+                try app.deleteTopic(topicID: arguments.string("topicID"), owner: arguments.optionalString("owner"))
+            }
         }
     }
 
     /// `list(owner?)` → sorted topic ids
     static let list: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.listTopics) { call throws(LuaMisuse) in
-            call.arguments("owner")
+            let arguments = try call.arguments(of: KiiOperation.listTopics)
             let app = try call.kii()
-            let owner = try call.optionalString(1, "owner")
             do throws(KiiError) {
-                LuaValues.push(call.L, strings: try app.listTopics(owner: owner))
+                LuaValues.push(call.L, strings: try app.listTopics(owner: arguments.optionalString("owner")))
                 return 1
             } catch {
                 return call.fail(error)
@@ -59,12 +47,9 @@ enum KiiTopicBindings {
         _ body: @escaping (LuaCall, KiiApp, String, String, String?) -> Int32
     ) -> Int32 {
         LuaCall.run(L, operation) { call throws(LuaMisuse) in
-            call.arguments("topicID", "userID", "owner")
+            let arguments = try call.arguments(of: operation)
             let app = try call.kii()
-            let topicID = try call.string(1, "topicID")
-            let userID = try call.string(2, "userID")
-            let owner = try call.optionalString(3, "owner")
-            return body(call, app, topicID, userID, owner)
+            return body(call, app, arguments.string("topicID"), arguments.string("userID"), arguments.optionalString("owner"))
         }
     }
 
@@ -92,30 +77,25 @@ enum KiiTopicBindings {
         }
     }
 
-    static let messageFields = ["data", "development", "production", "networks"]
-
     /// `send(topicID, message, owner?)`: `message = { data, development?, production?, networks? }` →
     /// `{ pushMessageID, delivered = { installationID, ... } }`
     static let send: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.sendToTopic) { call throws(LuaMisuse) in
-            call.arguments("topicID", "message", "owner")
+            let arguments = try call.arguments(of: KiiOperation.sendToTopic)
             let app = try call.kii()
-            let topicID = try call.string(1, "topicID")
-            try call.table(2, "message")
-            let owner = try call.optionalString(3, "owner")
-            try call.rejectUnknownFields(2, known: messageFields, in: "the message")
+            let table = arguments.table("message")
             let data: [Property]
-            switch try call.field(2, "data", value: "message.data") {
-            case .object(let members)?: data = members.map { Property($0.key, $0.value) }
+            switch try call.field(table, "data", value: "message.data") {
+            case .object(let members)?: data = members.map { Property($0.key, $0.value) }.sorted { $0.name < $1.name }
             case .array(let items)?:
                 data = items.enumerated().map { Property(String($0.offset + 1), $0.element) }
             case let other?: throw LuaMisuse("message.data must be a table, got \(other.kindName)")
             case nil: throw LuaMisuse("message.data is required (a table of strings)")
             }
             var message = KiiTopicMessage(data: data)
-            message.development = try flag(call, "development")
-            message.production = try flag(call, "production")
-            if let names = try call.field(2, "networks", strings: "message.networks") {
+            message.development = try flag(call, table, "development")
+            message.production = try flag(call, table, "production")
+            if let names = try call.field(table, "networks", strings: "message.networks") {
                 var networks = Set<KiiDeviceType>()
                 for name in names {
                     guard let type = KiiDeviceType(rawValue: name) else {
@@ -125,14 +105,16 @@ enum KiiTopicBindings {
                 }
                 message.networks = networks
             }
+            let topicID = arguments.string("topicID")
+            let owner = arguments.optionalString("owner")
             return call.answer { () throws(KiiError) in try app.sendToTopic(topicID: topicID, message: message, owner: owner) }
         }
     }
 
-    /// `message.development` / `message.production`: a boolean, `true` when absent.
-    private static func flag(_ call: LuaCall, _ name: StaticString) throws(LuaMisuse) -> Bool {
-        switch try call.field(2, name, value: "message.\(name)") {
-        case nil: return true
+    /// `message.development` / `message.production`: a boolean, or nil when absent.
+    private static func flag(_ call: LuaCall, _ table: Int32, _ name: StaticString) throws(LuaMisuse) -> Bool? {
+        switch try call.field(table, name, value: "message.\(name)") {
+        case nil: return nil
         case .bool(let flag)?: return flag
         case let other?: throw LuaMisuse("message.\(name) must be a boolean, got \(other.kindName)")
         }
