@@ -31,7 +31,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
@@ -55,7 +54,7 @@ let package = Package(
         // The emulator: users, verification, devices, channels, clock, outbox, faults, errors. No Lua, no HTTP.
         .target(
             name: "Understudy",
-            dependencies: ["CPhoneNumber", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CPhoneNumber"],
             swiftSettings: swiftSettings
         ),
         // The Lua bridge: the sandboxed Lua state, the bindings of both flavours, one scenario file run against

@@ -17,7 +17,9 @@ int us_print(lua_State *L) {
     luaL_buffinit(L, &b);
     for (int i = 1; i <= n; i++) {
         if (i > 1) luaL_addchar(&b, '\t');
-        luaL_tolstring(L, i, NULL);
+        size_t length;
+        luaL_tolstring(L, i, &length);
+        us_charge_work(L, 1 + (int64_t)(length / 64));
         luaL_addvalue(&b);
     }
     luaL_addchar(&b, '\n');
@@ -53,6 +55,15 @@ void us_output_clear(lua_State *L) {
     info->output_truncated = 0;
 }
 
+
+/* Every guarded library function ends the same way: it calls the original (upvalue 1) with the arguments it left
+   on the stack and returns all of its results. */
+int us_call_original(lua_State *L) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
 
 /* load(chunk [, chunkname [, mode [, env]]]) that only takes text and defaults env to the scenario's. A reader
    function is called here, protected without a message handler: lua_load would call the reader under the
@@ -113,11 +124,10 @@ int us_safe_load(lua_State *L) {
             return 2;
         }
     }
+    /* the parser reads the source in C: 4 bytes an instruction, before it starts */
+    if (lua_type(L, 1) == LUA_TSTRING) us_charge_steps(L, lua_rawlen(L, 1), 4);
     lua_settop(L, 4);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, 4, LUA_MULTRET);
-    return lua_gettop(L);
+    return us_call_original(L);
 }
 
 /* coroutine.close with a nesting limit: Lua 5.4.4 does not count the C stack a close nested in a __close uses
@@ -144,17 +154,18 @@ static void us_charge_count(lua_State *L, lua_Integer first, lua_Integer last, u
     us_charge_checked(L, count > (lua_Unsigned)INT64_MAX ? INT64_MAX : (int64_t)count);
 }
 
-static int us_call_original(lua_State *L) {
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
-}
-
 int us_safe_rep(lua_State *L) {
     int integer = 0;
     lua_Integer count = lua_tointegerx(L, 2, &integer);
-    if (integer) us_charge_count(L, 1, count, 64); /* a repetition is a memcpy: 64 of them per instruction */
+    if (integer && count > 0) {
+        /* a repetition is a memcpy of the string and the separator: 64 bytes (or 64 repetitions) an instruction */
+        size_t length = lua_type(L, 1) == LUA_TSTRING ? lua_rawlen(L, 1) : 0;
+        size_t separator = lua_type(L, 3) == LUA_TSTRING ? lua_rawlen(L, 3) : 0;
+        us_charge_count(L, 1, count, 64);
+        lua_Unsigned bytes = (lua_Unsigned)count * (lua_Unsigned)(length + separator);
+        if (length + separator != 0 && bytes / (length + separator) != (lua_Unsigned)count) bytes = (lua_Unsigned)-1;
+        us_charge_steps(L, bytes, 64);
+    }
     return us_call_original(L);
 }
 
@@ -198,10 +209,10 @@ int us_safe_collectgarbage(lua_State *L) {
         strcmp(option, "isrunning") != 0) {
         return luaL_error(L, "collectgarbage: option '%s' is not available in scenarios", option);
     }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
+    /* a collection walks the whole heap in C: charged by the heap's size, 8 bytes an instruction */
+    if (strcmp(option, "collect") == 0 || strcmp(option, "step") == 0)
+        us_charge_steps(L, us_info_of(L)->memory_used, 8);
+    return us_call_original(L);
 }
 
 /* setmetatable without finalizers. Lua runs __gc metamethods with hooks switched off (lgc.c, GCTM), so no
@@ -217,10 +228,7 @@ int us_safe_setmetatable(lua_State *L) {
             return luaL_error(L, "setmetatable: a metatable with __gc is not available in scenarios "
                                  "(finalizers run outside the instruction budget)");
     }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
+    return us_call_original(L);
 }
 
 /* The message handler xpcall is given, guarded. When the budget or the memory cap is gone, the error is raised
@@ -243,10 +251,7 @@ int us_safe_xpcall(lua_State *L) {
     lua_pushvalue(L, 2);
     lua_pushcclosure(L, us_guarded_handler, 1);
     lua_replace(L, 2);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
+    return us_call_original(L);
 }
 
 /* scenario(name, fn) / scenario(name, options, fn) */

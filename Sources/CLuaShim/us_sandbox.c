@@ -111,6 +111,7 @@ static int us_open_sandbox_protected(lua_State *L) {
     lua_getglobal(L, LUA_STRLIBNAME);
     us_open_patterns(L);
     lua_pop(L, 1);
+    us_open_charges(L);
     lua_getglobal(L, LUA_COLIBNAME);
     lua_getfield(L, -1, "close");
     lua_pushcclosure(L, us_safe_coroutine_close, 1);

@@ -37,13 +37,26 @@ static void *us_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         info->memory_used -= old;
         return NULL;
     }
-    if (nsize > old && info->memory_limit != 0 && info->relaxed == 0 &&
-        info->memory_used - old + nsize > info->memory_limit) {
-        if (info->fatal == US_FATAL_NONE) {
-            info->fatal = US_FATAL_MEMORY;
-            info->memory_limit += US_MEMORY_GRACE; /* room to build the error report */
+    if (nsize > old && info->relaxed == 0) {
+        /* Growth while scenario code runs. Lua 5.4.4's bug: when an allocation fails, Lua runs an emergency
+           collection and then retries the same allocation; inside a table update through a weak metatable's
+           __newindex table, that collection can free the very table being grown, and a retry that succeeds goes
+           on writing into freed memory. So once the cap is passed, every growth scenario code asks for is
+           refused, the retry included: the allocation that failed is reported as the memory error, and nothing
+           the collection freed is touched again. The report itself is built relaxed, inside the grace. */
+        if (info->memory_limit != 0 &&
+            (info->fatal == US_FATAL_MEMORY || info->memory_used - old + nsize > info->memory_limit)) {
+            if (info->fatal == US_FATAL_NONE) {
+                info->fatal = US_FATAL_MEMORY;
+                info->memory_limit += US_MEMORY_GRACE; /* room to build the error report */
+            }
+            return NULL;
         }
-        return NULL;
+        /* Allocation is work no count hook sees (a concatenation copies its result in one instruction): 64
+           bytes an instruction, 8 for a block of 64 KiB or more (fresh pages, each faulted in), and a large
+           block looks at the clock. Raised by the hook or the next charge. */
+        info->budget -= (int64_t)((nsize - old) >> (nsize >= 65536 ? 3 : 6));
+        if (nsize - old >= US_CLOCK_BYTES || info->budget <= 0) us_check_limits(info);
     }
     if (nsize > old && info->memory_limit != 0 && info->relaxed != 0 && info->fatal == US_FATAL_NONE &&
         info->memory_used - old + nsize > info->memory_limit) {
@@ -94,8 +107,21 @@ void us_check_limits(us_info *info) {
    takes its period off, whatever else happened in between. */
 void us_hook(lua_State *L, lua_Debug *ar) {
     us_info *info = us_info_of(L);
-    info->budget -= lua_gethookcount(L);
+    int period = lua_gethookcount(L);
+    info->budget -= period;
     us_check_limits(info);
+    if (info->deadline != 0 && info->fatal == US_FATAL_NONE) {
+        /* Some single instructions do work in proportion to a string's length (comparing two long strings):
+           when a period took long, the next ones are shorter, so the deadline is looked at every few ms. */
+        uint64_t now = us_monotonic_ns();
+        uint64_t elapsed = now - info->last_hook_ns;
+        info->last_hook_ns = now;
+        if (elapsed > US_SLOW_PERIOD_NS && period > 1) {
+            lua_sethook(L, us_hook, LUA_MASKCOUNT, period >= 10 ? period / 10 : 1);
+        } else if (elapsed < US_SLOW_PERIOD_NS / 10 && period < US_HOOK_PERIOD) {
+            lua_sethook(L, us_hook, LUA_MASKCOUNT, period * 10 < US_HOOK_PERIOD ? period * 10 : US_HOOK_PERIOD);
+        }
+    }
     if (info->fatal != US_FATAL_NONE) {
         us_raise_fatal(L, info);
         return;
@@ -180,7 +206,8 @@ void us_reset_budget(lua_State *L, int64_t instruction_budget) {
     int changed = info->budget_limit != instruction_budget;
     info->budget_limit = instruction_budget;
     info->budget = instruction_budget;
-    info->deadline = info->timeout > 0 ? us_monotonic_ns() + (uint64_t)(info->timeout * 1e9) : 0;
+    info->last_hook_ns = us_monotonic_ns();
+    info->deadline = info->timeout > 0 ? info->last_hook_ns + (uint64_t)(info->timeout * 1e9) : 0;
     lua_sethook(L, us_hook, LUA_MASKCOUNT, US_HOOK_PERIOD);
     if (changed) {
         info->relaxed++;
@@ -206,6 +233,7 @@ lua_State *us_newstate(size_t memory_limit, int64_t instruction_budget, void *ho
     info->memory_cap = memory_limit;
     info->host = host;
     info->output_limit = US_OUTPUT_LIMIT;
+    info->relaxed = 1; /* building the state is not scenario work */
     lua_State *L = lua_newstate(us_alloc, info);
     if (L == NULL) {
         free(info);
@@ -219,6 +247,7 @@ lua_State *us_newstate(size_t memory_limit, int64_t instruction_budget, void *ho
     info->relaxed++;
     lua_pushliteral(L, "timed out (raise it with --timeout)");
     lua_rawsetp(L, LUA_REGISTRYINDEX, &us_key_timeout_message);
+    info->relaxed--;
     info->relaxed--;
     return L;
 }

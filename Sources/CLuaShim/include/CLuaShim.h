@@ -58,6 +58,7 @@ typedef struct us_info {
     const char *scenario_chunk; /* the scenario file's chunk name (a string the registry keeps) */
     volatile int last_line;   /* the last line of the scenario file the count hook saw running */
     size_t backend_bytes;     /* memory the backends hold, estimated and counted in memory_used */
+    uint64_t last_hook_ns;    /* when the count hook last ran (CLOCK_MONOTONIC), to shorten slow periods */
     int close_depth;          /* nesting of coroutine.close (Lua 5.4.4 overflows the C stack without a limit) */
 } us_info;
 

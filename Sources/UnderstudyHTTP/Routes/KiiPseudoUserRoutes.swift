@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
 internal import Foundation
+#endif
 internal import HTTPTypes
 internal import Understudy
 
@@ -65,7 +69,7 @@ enum KiiPseudoUserRoutes {
     /// (the update merge rule) → 200 `{"modifiedAt"}`.
     static func putIdentity(_ app: KiiApp, _ exchange: Exchange, _ body: JSON) throws -> Reply {
         let authorization = exchange.header("Authorization") ?? ""
-        let token = authorization.split(separator: " ", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let token = authorization.split(separator: " ", maxSplits: 1).last.map { $0.trimmingSpaces } ?? ""
         let identity = KiiIdentity(
             username: try KiiRoutes.string(body, "loginName"), email: try KiiRoutes.string(body, "emailAddress"),
             phone: try KiiRoutes.string(body, "phoneNumber"), country: try KiiRoutes.string(body, "country"),

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
 internal import Foundation
+#endif
 internal import HTTPTypes
 internal import Understudy
 
@@ -91,11 +95,11 @@ enum KiiRoutes {
             }
             appHeaders = true
         }
-        guard let authorization = exchange.header("Authorization")?.trimmingCharacters(in: .whitespaces),
+        guard let authorization = exchange.header("Authorization")?.trimmingSpaces,
             !authorization.isEmpty
         else { return appHeaders ? .app : nil }
         let parts = authorization.split(separator: " ", maxSplits: 1)
-        let credentials = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+        let credentials = parts.count > 1 ? parts[1].trimmingSpaces : ""
         switch parts[0].lowercased() {
         case "bearer":
             // An application-administrator token (client credentials) acts as the app.
@@ -374,7 +378,7 @@ enum KiiRoutes {
         var appID = exchange.header("X-Kii-AppID")
         if appID == nil, let authorization = exchange.header("Authorization"),
             authorization.lowercased().hasPrefix("basic "),
-            let data = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let data = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingSpaces),
             let text = String(data: data, encoding: .utf8)
         {
             appID = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
@@ -391,8 +395,8 @@ enum KiiRoutes {
             guard try caller(app, exchange)?.user != nil, let authorization = exchange.header("Authorization") else {
                 throw KiiError.unauthorized("users/me needs an access token (Authorization: Bearer)")
             }
-            let token = authorization.trimmingCharacters(in: .whitespaces).dropFirst("bearer ".count)
-            return Reply(body: record(try app.me(token: token.trimmingCharacters(in: .whitespaces))))
+            let token = authorization.drop(while: { $0 == " " }).dropFirst("bearer ".count).drop(while: { $0 == " " })
+            return Reply(body: record(try app.me(token: String(token.reversed().drop(while: { $0 == " " }).reversed()))))
         }
     }
 
@@ -489,5 +493,16 @@ enum KiiRoutes {
             _ = try app.changePhone(userID: user.userID, phone: phone, country: country)
             return Reply(status: 204)
         }
+    }
+}
+
+extension StringProtocol {
+    /// The text without the spaces and tabs (Unicode's space separators) around it.
+    var trimmingSpaces: String {
+        let isSpace = { (scalar: Unicode.Scalar) in scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
+        var scalars = Substring(self).unicodeScalars
+        while let first = scalars.first, isSpace(first) { scalars.removeFirst() }
+        while let last = scalars.last, isSpace(last) { scalars.removeLast() }
+        return String(scalars)
     }
 }

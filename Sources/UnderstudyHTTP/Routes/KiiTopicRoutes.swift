@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
 internal import Foundation
+#endif
 internal import HTTPTypes
 internal import Understudy
 
@@ -40,9 +44,9 @@ enum KiiTopicRoutes {
         switch try KiiRoutes.caller(app, exchange) {
         case .user(let user)?: return .user(user)
         case .app?:
-            let authorization = exchange.header("Authorization")?.trimmingCharacters(in: .whitespaces) ?? ""
+            let authorization = exchange.header("Authorization")?.trimmingSpaces ?? ""
             let parts = authorization.split(separator: " ", maxSplits: 1)
-            let credentials = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+            let credentials = parts.count > 1 ? parts[1].trimmingSpaces : ""
             switch parts.first?.lowercased() {
             case "bearer"?: return .admin  // `KiiRoutes.caller` took it as the app only for an administrator token
             case "basic"?:

@@ -1,6 +1,10 @@
 public import Understudy
 public import HTTPTypes
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
 internal import Foundation
+#endif
 
 /// Which part of the server a route belongs to: decides the shape of its errors and what the journal records.
 public enum RouteArea: String, Sendable, CaseIterable {

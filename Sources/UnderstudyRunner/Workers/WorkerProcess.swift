@@ -6,8 +6,9 @@ internal import Darwin
 #endif
 internal import Synchronization
 
-/// One worker process of `understudy run` (the same binary in its hidden `worker` mode), reached over two pipes.
-/// Spawned with posix_spawn, never fork(): the parent is multithreaded.
+/// One worker process of `understudy run`, reached over two pipes: forked before the parent starts any thread
+/// (Linux), or else spawned with posix_spawn as the same binary in its hidden `worker` mode (a replacement for a
+/// worker that crashed or hung, a run of `--watch`, a parent already multithreaded).
 final class WorkerProcess {
     let pid: pid_t
     private let toWorker: Int32
@@ -87,6 +88,61 @@ final class WorkerProcess {
             return WorkerProcess(pid: pid, toWorker: down[1], fromWorker: up[0])
         }
     }
+
+    #if canImport(Glibc)
+    /// Forks a worker that serves `configuration` from this process's own memory: no executable to load, no
+    /// runtime to start, which is most of a spawned worker's start-up. Only while this process has a single
+    /// thread (fork copies the calling thread alone, so a lock another thread held would stay held in the
+    /// child); nil otherwise, and the caller spawns. `inherited` are this process's ends of earlier workers'
+    /// pipes, closed in the child so that each worker still sees the end of its input when its parent closes.
+    static func fork(serving configuration: RunConfiguration, closing inherited: [Int32]) -> WorkerProcess? {
+        spawnLock.withLock { _ -> WorkerProcess? in
+            guard isSingleThreaded else { return nil }
+            var down: [Int32] = [0, 0], up: [Int32] = [0, 0]
+            guard pipe(&down) == 0 else { return nil }
+            guard pipe(&up) == 0 else { _ = close(down[0]); _ = close(down[1]); return nil }
+            _ = fcntl(down[1], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(up[0], F_SETFD, FD_CLOEXEC)
+            let pid = Glibc.fork()
+            if pid == 0 {
+                // The worker. Its own process group, as a spawned one: killing it takes what it started along.
+                _ = setpgid(0, 0)
+                _ = dup2(down[0], 0)
+                _ = dup2(up[1], 1)
+                for descriptor in [down[0], down[1], up[0], up[1]] + inherited where descriptor > 2 {
+                    _ = close(descriptor)
+                }
+                // A crash is reported by its signal, as a spawned worker's is (SWIFT_BACKTRACE=enable=no there).
+                for crash in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] { _ = signal(crash, SIG_DFL) }
+                ScenarioWorker.serve(configuration: configuration)
+                _exit(0)
+            }
+            _ = close(down[0])
+            _ = close(up[1])
+            guard pid > 0 else {
+                _ = close(down[1]); _ = close(up[0])
+                return nil
+            }
+            _ = setpgid(pid, pid)
+            return WorkerProcess(pid: pid, toWorker: down[1], fromWorker: up[0])
+        }
+    }
+
+    /// This process's ends of the worker's pipes.
+    var descriptors: [Int32] { [toWorker, fromWorker] }
+
+    /// True when this process runs one thread only (Linux: /proc/self/task has one entry).
+    private static var isSingleThreaded: Bool {
+        guard let directory = opendir("/proc/self/task") else { return false }
+        defer { closedir(directory) }
+        var threads = 0
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { $0.first }
+            if name != UInt8(ascii: ".") { threads += 1 }
+        }
+        return threads == 1
+    }
+    #endif
 
     /// Sends a message; false when the worker is gone.
     func send(_ message: WorkerMessage) -> Bool {

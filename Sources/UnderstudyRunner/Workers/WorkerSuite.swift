@@ -17,13 +17,15 @@ struct WorkerSuite {
         let start = MonotonicClock.now()
         let jobs = configuration.jobs
         let pool = WorkerPool(command: command)
-
         // 1. Load every file in the workers to learn its scenarios. With fewer files than jobs, a second worker
         //    starts and loads the first file meanwhile, so that it is ready to share a big file's scenarios
         //    (starting it only once the file's scenarios are known would put its start-up on the run's path).
+        //    Forked workers start in a fraction of a millisecond: the second one waits for work instead.
+        let workers = files.isEmpty ? 1 : min(jobs, max(files.count, 2))
+        let forked = pool.prestart(workers, configuration: configuration)
+        let loaders = forked ? min(workers, max(files.count, 1)) : workers
         let declared = Mutex<[Result<[ScenarioDeclaration], LoadError>?]>(Array(repeating: nil, count: files.count))
         let nextFile = Atomic<Int>(0)
-        let loaders = files.isEmpty ? 1 : min(jobs, max(files.count, 2))
         DispatchQueue.concurrentPerform(iterations: loaders) { iteration in
             var worker: WorkerProcess?
             defer { if let worker { pool.giveBack(worker) } }
@@ -196,6 +198,24 @@ private final class WorkerPool: @unchecked Sendable {
     private let all = Mutex<[WorkerBox]>([])
 
     init(command: WorkerCommand) { self.command = command }
+
+    /// Forks `count` workers while this process has no other thread yet (the first run of `understudy run`),
+    /// so that the run does not wait for executables to load; a parent already multithreaded spawns on demand.
+    /// True when all of them were forked.
+    func prestart(_ count: Int, configuration: RunConfiguration) -> Bool {
+        #if canImport(Glibc)
+        var descriptors: [Int32] = []
+        for _ in 0..<count {
+            guard let process = WorkerProcess.fork(serving: configuration, closing: descriptors) else { return false }
+            descriptors += process.descriptors
+            idle.withLock { $0.append(WorkerBox(process: process)) }
+            all.withLock { $0.append(WorkerBox(process: process)) }
+        }
+        return true
+        #else
+        return false
+        #endif
+    }
 
     func take() -> WorkerProcess? {
         if let box = idle.withLock({ $0.popLast() }) { return box.process }
