@@ -181,4 +181,28 @@ struct KiiHTTPPseudoTopicTests {
             #expect(unknown.json("errorCode") == .string("USER_NOT_FOUND"))
         }
     }
+
+    @Test("the dashboard's devices list shows each topic with its scope and subscribers")
+    func dashboardTopics() async throws {
+        try await withServer { server, client in
+            try server.withStage { stage in
+                let app = stage.world.kii(id: DefaultApps.kiiAppID)!
+                let user = try app.registerPseudo()
+                _ = try app.createTopic(topicID: "news")
+                try app.subscribe(topicID: "news", userID: user.userID)
+            }
+            let reply = try await client.send(.get, "/_understudy/devices")
+            guard case .array(let topics)? = reply.json("topics"), let topic = topics.first else {
+                Issue.record("no topics in \(reply.text)")
+                return
+            }
+            #expect(topic["topicID"] == .string("news"))
+            #expect(topic["scope"] == .string("APP"))
+            guard case .array(let subscribers)? = topic["subscribers"] else {
+                Issue.record("no subscribers in \(reply.text)")
+                return
+            }
+            #expect(subscribers.count == 1)
+        }
+    }
 }

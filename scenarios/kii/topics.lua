@@ -221,6 +221,8 @@ scenario("send checks data: empty, not flat strings, reserved keys (fine point 1
   expect.error(INVALID, app.topics.send("news", { data = { from = "me" } }))
   expect.error(INVALID, app.topics.send("news", { data = { ["google.sent_time"] = "1" } }))
   expect.error(INVALID, app.topics.send("news", { data = { collapse_key = "k" } }))
+  expect.error({ status = 400, code = "INVALID_INPUT_DATA", field = "networks" },
+    app.topics.send("news", { data = { m = "x" }, networks = {} }))
   expect.fails(function() app.topics.send("news", { data = "hello" }) end, "message.data")
   expect.fails(function() app.topics.send("news", {}) end, "message.data")
   expect.fails(function() app.topics.send("news", { data = { m = "x" }, networks = { "FAX" } }) end, "networks")
