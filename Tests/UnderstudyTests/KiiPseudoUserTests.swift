@@ -75,3 +75,15 @@ struct KiiPseudoUserTests {
         #expect(kiiFailure { try app.me(token: user.token!) }?.code == "WRONG_TOKEN")
     }
 }
+
+@Suite("Kii pseudo users without a password")
+struct KiiPseudoUserLoginTests {
+    @Test("a pseudo user given an email by update cannot log in with an empty password")
+    func noEmptyPasswordLogin() throws {
+        let app = makeKiiApp()
+        let user = try app.registerPseudo()
+        _ = try app.update(userID: user.userID, fields: [Property("emailAddress", "anon@example.com")])
+        #expect(app.loginUserID("anon@example.com", password: "") == nil)
+        #expect(try app.me(token: user.token!).hasPassword == false)
+    }
+}
