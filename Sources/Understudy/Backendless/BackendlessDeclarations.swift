@@ -51,7 +51,7 @@ extension BackendlessOperation {
             return declare(
                 lua: "users.confirm_email", [.string("objectId", from: .resolved("the user of the link's {token}"))],
                 routes: [.get("/users/confirmemail/{token}", "The link of the confirmation email")],
-                checks: [.fault, 1000], result: user
+                checks: [.fault, 3092, 1000], result: user
             )
         case .setStatus:
             return declare(

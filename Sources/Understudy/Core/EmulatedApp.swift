@@ -25,6 +25,10 @@ public protocol EmulatedApp: AnyObject {
     var keys: [(name: String, value: String)] { get }
     /// How many users the app holds (Backendless guests excluded).
     var userCount: Int { get }
+    /// A user as scenarios see it.
+    associatedtype UserRecord: Presentable
+    /// Every user, as `users.all()` lists them (in the order they registered).
+    var allUsers: [UserRecord] { get }
     /// How many push registrations the app holds (Backendless device registrations, Kii installations).
     var registrationCount: Int { get }
     /// The path under the server's address where the app's REST API is served: `/APP/KEY` or `/api/apps/APP`.

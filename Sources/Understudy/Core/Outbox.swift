@@ -90,6 +90,7 @@ public struct Outbox: Sendable {
     }
 
     public private(set) var emails: [Email] = []
+    // The one recipient filter: `app.outbox.*(to)` in Lua, `GET /_understudy/outbox?to=` and the dashboard use it.
     public private(set) var sms: [SMS] = []
     public private(set) var pushes: [Push] = []
 
@@ -104,5 +105,23 @@ public struct Outbox: Sendable {
         emails.removeAll()
         sms.removeAll()
         pushes.removeAll()
+    }
+}
+
+extension Outbox.Email {
+    /// Whether it went to `recipient`: the address, in any case.
+    public func isFor(_ recipient: String) -> Bool { to.lowercased() == recipient.lowercased() }
+}
+
+extension Outbox.SMS {
+    /// Whether it went to `recipient`: the number as the outbox shows it (E.164).
+    public func isFor(_ recipient: String) -> Bool { to == recipient }
+}
+
+extension Outbox.Push {
+    /// Whether it went to `recipient`: the Backendless device id, the Kii installation id or the Kii user it was
+    /// sent to.
+    public func isFor(_ recipient: String) -> Bool {
+        deviceID == recipient || installationID == recipient || userID == recipient
     }
 }

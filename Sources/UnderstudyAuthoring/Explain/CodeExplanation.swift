@@ -11,13 +11,14 @@ public enum CodeExplanation {
         text += "reach:      \(entry.reach == .lua ? "a real trigger in Lua" : entry.reach.rawValue)\n"
         if !entry.operations.isEmpty { text += "operations: \(entry.operations.joined(separator: ", "))\n" }
         if !entry.settings.isEmpty { text += "settings:   \(entry.settings.joined(separator: ", "))\n" }
-        let orders = ErrorCatalogue.checkOrder(of: entry.flavour)
-        let placed = orders.keys.sorted().filter { orders[$0]!.contains(entry.code) }
+        // The check order is the operations' declarations' (OperationDeclaration.checks).
+        let placed = ErrorCatalogue.declarations(of: entry.flavour).filter { $0.checkNames.contains(entry.code) }
+            .sorted { $0.name < $1.name }
         if !placed.isEmpty {
             text += "\ncheck order (the first check that applies decides the answer):\n"
-            for operation in placed {
-                let steps = orders[operation]!.map { $0 == entry.code ? "[\($0)]" : $0 }
-                text += "  \(operation): \(steps.joined(separator: " → "))\n"
+            for declaration in placed {
+                let steps = declaration.checkNames.map { $0 == entry.code ? "[\($0)]" : $0 }
+                text += "  \(declaration.name): \(steps.joined(separator: " → "))\n"
             }
         }
         guard let example = CodeExample.example(for: entry) else {

@@ -339,47 +339,12 @@ function Faults.list() end
 ---@class BackendlessUsers
 local BackendlessUsers = {}
 
----@param props table<string, string|number|boolean>|nil
----@return BackendlessUser user
----@overload fun(props: table|nil): nil, BackendlessError
-function BackendlessUsers.register(props) end
-
----@param identity_value string
----@param password string
----@return BackendlessSession session
----@overload fun(identity_value: string, password: string): nil, BackendlessError
-function BackendlessUsers.login(identity_value, password) end
-
----@param token string
----@return true
----@overload fun(token: string): nil, BackendlessError
-function BackendlessUsers.logout(token) end
-
----@return BackendlessSession session
----@overload fun(): nil, BackendlessError
-function BackendlessUsers.guest_login() end
-
----@param objectId string
----@return BackendlessUser user
----@overload fun(objectId: string): nil, BackendlessError
-function BackendlessUsers.confirm_email(objectId) end
-
 ---@param identity_value string
 ---@return BackendlessUser|nil
 function BackendlessUsers.find(identity_value) end
 
 ---@return integer
 function BackendlessUsers.count() end
-
----@param objectId string
----@param status "ENABLED"|"DISABLED"
----@return BackendlessUser user
----@overload fun(objectId: string, status: string): nil, BackendlessError
-function BackendlessUsers.set_status(objectId, status) end
-
----@param objectId string
----@return BackendlessUser|nil
-function BackendlessUsers.get(objectId) end
 
 ---@return BackendlessUser[]
 function BackendlessUsers.all() end
@@ -388,45 +353,6 @@ function BackendlessUsers.all() end
 ---@return integer added
 ---@overload fun(template: BackendlessSeed): nil, BackendlessError
 function BackendlessUsers.seed(template) end
-
----(contract v2) Sends the password recovery email.
----@param identity string
----@return true
----@overload fun(identity: string): nil, BackendlessError
-function BackendlessUsers.restore_password(identity) end
-
----(contract v2) What the change-password page does.
----@param link_or_token string
----@param new_password string
----@return true
----@overload fun(link_or_token: string, new_password: string): nil, BackendlessError
-function BackendlessUsers.reset_password(link_or_token, new_password) end
-
----(contract v2)
----@param identity string
----@return true
----@overload fun(identity: string): nil, BackendlessError
-function BackendlessUsers.resend_confirmation(identity) end
-
----(contract v2) The confirmation link; no email is sent.
----@param identity string
----@return string link
----@overload fun(identity: string): nil, BackendlessError
-function BackendlessUsers.confirmation_url(identity) end
-
----(contract v2)
----@param objectId string
----@param props table<string, string|number|boolean>
----@param token string
----@return BackendlessUser user
----@overload fun(objectId: string, props: table, token: string): nil, BackendlessError
-function BackendlessUsers.update(objectId, props, token) end
-
----(contract v2)
----@param objectId string
----@return true
----@overload fun(objectId: string): nil, BackendlessError
-function BackendlessUsers.delete(objectId) end
 
 ---@class DeviceRegistrationRequest
 ---@field token string
@@ -448,20 +374,6 @@ function BackendlessUsers.delete(objectId) end
 ---@class BackendlessDevices
 local BackendlessDevices = {}
 
----@param registration DeviceRegistrationRequest
----@return DeviceRegistration reg
----@overload fun(registration: DeviceRegistrationRequest): nil, BackendlessError
-function BackendlessDevices.register(registration) end
-
----@param device_id string
----@return DeviceRegistration|nil
-function BackendlessDevices.get(device_id) end
-
----@param device_id string
----@return true
----@overload fun(device_id: string): nil, BackendlessError
-function BackendlessDevices.unregister(device_id) end
-
 ---@class BackendlessChannels
 local BackendlessChannels = {}
 
@@ -480,13 +392,107 @@ function BackendlessChannels.devices(name) end
 ---@class BackendlessPush
 local BackendlessPush = {}
 
+---------------------------------------------------------------------------------------------------------------
+-- Kii
+
+-- BEGIN GENERATED backendless-operations (understudy docs --write makes these from the operations' declarations)
+---@param props? table<string, string|number|boolean> the new user's properties
+---@return BackendlessUser user
+---@overload fun(props?: table<string, string|number|boolean>): nil, BackendlessError
+function BackendlessUsers.register(props) end
+
+---@param identity_value? string the value of the identity property
+---@param password? string
+---@return BackendlessSession session
+---@overload fun(identity_value?: string, password?: string): nil, BackendlessError
+function BackendlessUsers.login(identity_value, password) end
+
+---@param token string a live session's user-token
+---@return true
+---@overload fun(token: string): nil, BackendlessError
+function BackendlessUsers.logout(token) end
+
+---@return BackendlessSession session
+---@overload fun(): nil, BackendlessError
+function BackendlessUsers.guest_login() end
+
+---@param objectId string
+---@return BackendlessUser user
+---@overload fun(objectId: string): nil, BackendlessError
+function BackendlessUsers.confirm_email(objectId) end
+
+---@param objectId string
+---@param status "ENABLED"|"DISABLED" what the console sets
+---@return BackendlessUser user
+---@overload fun(objectId: string, status: "ENABLED"|"DISABLED"): nil, BackendlessError
+function BackendlessUsers.set_status(objectId, status) end
+
+---(contract v2)
+---@param identity string the identity value
+---@return true
+---@overload fun(identity: string): nil, BackendlessError
+function BackendlessUsers.restore_password(identity) end
+
+---(contract v2)
+---@param link_or_token string the recovery link or its token
+---@param new_password string
+---@return true
+---@overload fun(link_or_token: string, new_password: string): nil, BackendlessError
+function BackendlessUsers.reset_password(link_or_token, new_password) end
+
+---(contract v2)
+---@param identity string
+---@return true
+---@overload fun(identity: string): nil, BackendlessError
+function BackendlessUsers.resend_confirmation(identity) end
+
+---(contract v2)
+---@param identity string
+---@return string link
+---@overload fun(identity: string): nil, BackendlessError
+function BackendlessUsers.confirmation_url(identity) end
+
+---(contract v2)
+---@param objectId string
+---@return BackendlessUser|nil
+---@overload fun(objectId: string): nil, BackendlessError
+function BackendlessUsers.get(objectId) end
+
+---(contract v2)
+---@param objectId string
+---@param props table<string, string|number|boolean> the properties to change
+---@param token string a live session's user-token
+---@return BackendlessUser user
+---@overload fun(objectId: string, props: table<string, string|number|boolean>, token: string): nil, BackendlessError
+function BackendlessUsers.update(objectId, props, token) end
+
+---(contract v2)
+---@param objectId string
+---@return true
+---@overload fun(objectId: string): nil, BackendlessError
+function BackendlessUsers.delete(objectId) end
+
+---@param registration DeviceRegistrationRequest
+---@return DeviceRegistration reg
+---@overload fun(registration: DeviceRegistrationRequest): nil, BackendlessError
+function BackendlessDevices.register(registration) end
+
+---@param device_id string
+---@return DeviceRegistration|nil
+---@overload fun(device_id: string): nil, BackendlessError
+function BackendlessDevices.get(device_id) end
+
+---@param device_id string
+---@return true
+---@overload fun(device_id: string): nil, BackendlessError
+function BackendlessDevices.unregister(device_id) end
+
 ---@param publication Publication
----@return { delivered: string[] }
+---@return { delivered: string[] } result
 ---@overload fun(publication: Publication): nil, BackendlessError
 function BackendlessPush.publish(publication) end
 
----------------------------------------------------------------------------------------------------------------
--- Kii
+-- END GENERATED backendless-operations
 
 ---@class KiiSettings
 ---@field email_verification? boolean
@@ -547,8 +553,71 @@ function BackendlessPush.publish(publication) end
 ---@class KiiUsers
 local KiiUsers = {}
 
+---@param identifier string
+---@return KiiUser|nil
+function KiiUsers.find(identifier) end
+
+---@return KiiUser[]
+function KiiUsers.all() end
+
+---@return integer
+function KiiUsers.count() end
+
+---@param template KiiSeed
+---@return integer added
+---@overload fun(template: KiiSeed): nil, KiiError
+function KiiUsers.seed(template) end
+
+---@class InstallationRequest
+---@field user string userID
+---@field type "ANDROID"|"IOS"|"JPUSH"|"MQTT"
+---@field token? string required for ANDROID, IOS and JPUSH
+---@field development? boolean
+
+---@class Installation
+---@field installationID string
+---@field installationRegistrationID string generated for MQTT
+---@field deviceType "ANDROID"|"IOS"|"JPUSH"|"MQTT"
+---@field userID string
+---@field development boolean
+
+---(contract v2) Kii's push installations.
+---@class KiiInstallations
+local KiiInstallations = {}
+
+---(contract v2)
+---@class KiiPush
+local KiiPush = {}
+
+---(contract v3) The identity `users.put_identity` gives a pseudo user.
+---@class KiiIdentity
+---@field username? string
+---@field email? string
+---@field phone? string
+---@field country? string
+---@field password string
+---@field fields? table<string, string|number|boolean> replaces the custom fields (update's merge rule)
+
+---(contract v3)
+---@class KiiTopic
+---@field topicID string
+---@field scope "APP"|"APP_AND_USER"
+---@field owner? string the userID of a user-scope topic
+
+---(contract v3)
+---@class KiiTopicMessage
+---@field data table<string, string> flat strings; at most 4096 bytes as JSON (2048 with IOS among the networks)
+---@field development? boolean reach development installations (default true)
+---@field production? boolean reach production installations (default true)
+---@field networks? ("ANDROID"|"IOS"|"JPUSH"|"MQTT")[] default all four
+
+---(contract v3) Kii's push topics in the app's scope (no owner) or a user's (owner = userID).
+---@class KiiTopics
+local KiiTopics = {}
+
+-- BEGIN GENERATED kii-operations (understudy docs --write makes these from the operations' declarations)
 ---@param registration KiiRegistration
----@return KiiUser user registered and logged in (user.token)
+---@return KiiUser user
 ---@overload fun(registration: KiiRegistration): nil, KiiError
 function KiiUsers.register(registration) end
 
@@ -578,10 +647,15 @@ function KiiUsers.change_email(userID, email) end
 
 ---@param userID string
 ---@param phone string
----@param country? string
+---@param country? string to read a local number
 ---@return KiiUser user
 ---@overload fun(userID: string, phone: string, country?: string): nil, KiiError
 function KiiUsers.change_phone(userID, phone, country) end
+
+---@param userID string
+---@return KiiUser|nil
+---@overload fun(userID: string): nil, KiiError
+function KiiUsers.get(userID) end
 
 ---@param userID string
 ---@return true
@@ -593,30 +667,11 @@ function KiiUsers.resend_email_verification(userID) end
 ---@overload fun(userID: string): nil, KiiError
 function KiiUsers.resend_phone_verification(userID) end
 
+---(contract v2)
 ---@param identifier string
----@return KiiUser|nil
-function KiiUsers.find(identifier) end
-
----@param userID string
----@return KiiUser|nil
-function KiiUsers.get(userID) end
-
----@return KiiUser[]
-function KiiUsers.all() end
-
----@return integer
-function KiiUsers.count() end
-
----@param template KiiSeed
----@return integer added
----@overload fun(template: KiiSeed): nil, KiiError
-function KiiUsers.seed(template) end
-
----(contract v2) `identifier`: a userID, or EMAIL:address, PHONE:+number, LOGIN_NAME:name.
----@param identifier string
----@param method? "EMAIL"|"SMS"|"SMS_PIN"
+---@param method? "EMAIL"|"SMS"|"SMS_PIN" default "EMAIL"
 ---@return true
----@overload fun(identifier: string, method?: string): nil, KiiError
+---@overload fun(identifier: string, method?: "EMAIL"|"SMS"|"SMS_PIN"): nil, KiiError
 function KiiUsers.request_password_reset(identifier, method) end
 
 ---(contract v2)
@@ -628,7 +683,7 @@ function KiiUsers.request_password_reset(identifier, method) end
 function KiiUsers.complete_password_reset(identifier, pin, new_password) end
 
 ---(contract v2)
----@param link string
+---@param link string the reset link (over HTTP its code)
 ---@return true
 ---@overload fun(link: string): nil, KiiError
 function KiiUsers.open_reset_link(link) end
@@ -643,9 +698,9 @@ function KiiUsers.change_password(userID, old_password, new_password) end
 
 ---(contract v2)
 ---@param userID string
----@param fields table<string, string|number|boolean>
+---@param fields table<string, string|number|boolean> the fields to set
 ---@return KiiUser user
----@overload fun(userID: string, fields: table): nil, KiiError
+---@overload fun(userID: string, fields: table<string, string|number|boolean>): nil, KiiError
 function KiiUsers.update(userID, fields) end
 
 ---(contract v2)
@@ -661,133 +716,105 @@ function KiiUsers.delete(userID) end
 ---@overload fun(userID: string, disabled: boolean): nil, KiiError
 function KiiUsers.set_disabled(userID, disabled) end
 
----(contract v2) The user of a live token.
+---(contract v2)
 ---@param token string
 ---@return KiiUser user
 ---@overload fun(token: string): nil, KiiError
 function KiiUsers.me(token) end
 
----@class InstallationRequest
----@field user string userID
----@field type "ANDROID"|"IOS"|"JPUSH"|"MQTT"
----@field token? string required for ANDROID, IOS and JPUSH
----@field development? boolean
+---(contract v2)
+---@param registration InstallationRequest
+---@return Installation installation
+---@overload fun(registration: InstallationRequest): nil, KiiError
+function KiiInstallations.register(registration) end
 
----@class Installation
----@field installationID string
----@field installationRegistrationID string generated for MQTT
----@field deviceType "ANDROID"|"IOS"|"JPUSH"|"MQTT"
----@field userID string
----@field development boolean
-
----(contract v2) Kii's push installations.
----@class KiiInstallations
-local KiiInstallations = {}
-
----@param request InstallationRequest
----@return Installation
----@overload fun(request: InstallationRequest): nil, KiiError
-function KiiInstallations.register(request) end
-
+---(contract v2)
 ---@param installationID string
 ---@return Installation|nil
+---@overload fun(installationID: string): nil, KiiError
 function KiiInstallations.get(installationID) end
 
+---(contract v2)
 ---@param userID string
----@return Installation[]
+---@return Installation[] installations
+---@overload fun(userID: string): nil, KiiError
 function KiiInstallations.list(userID) end
 
+---(contract v2)
 ---@param installationID string
 ---@return true
 ---@overload fun(installationID: string): nil, KiiError
 function KiiInstallations.unregister(installationID) end
 
 ---(contract v2)
----@class KiiPush
-local KiiPush = {}
+---@param push { user: string, message: string }
+---@return { delivered: string[] } result
+---@overload fun(push: { user: string, message: string }): nil, KiiError
+function KiiPush.send_to_user(push) end
 
----@param message { user: string, message: string }
----@return { delivered: string[] }
----@overload fun(message: table): nil, KiiError
-function KiiPush.send_to_user(message) end
-
----(contract v3) A pseudo user: a token, no identifier, no password (hasPassword = false).
+---(contract v3)
 ---@param fields? table<string, string|number|boolean> displayName, country, locale and custom fields
----@return KiiUser user with token
----@overload fun(fields?: table): nil, KiiError
+---@return KiiUser user
+---@overload fun(fields?: table<string, string|number|boolean>): nil, KiiError
 function KiiUsers.register_pseudo(fields) end
 
----@class KiiIdentity
----@field username? string
----@field email? string
----@field phone? string
----@field country? string
----@field password string
----@field fields? table<string, string|number|boolean> replaces the custom fields (update's merge rule)
-
----(contract v3) Gives the pseudo user of `token` identifiers and a password; the token keeps working.
+---(contract v3)
 ---@param token string
 ---@param identity KiiIdentity
 ---@return KiiUser user
 ---@overload fun(token: string, identity: KiiIdentity): nil, KiiError
 function KiiUsers.put_identity(token, identity) end
 
----@class KiiTopic
----@field topicID string
----@field scope "APP"|"APP_AND_USER"
----@field owner? string the userID of a user-scope topic
-
----@class KiiTopicMessage
----@field data table<string, string> flat strings; at most 4096 bytes as JSON (2048 with IOS among the networks)
----@field development? boolean reach development installations (default true)
----@field production? boolean reach production installations (default true)
----@field networks? ("ANDROID"|"IOS"|"JPUSH"|"MQTT")[] default all four
-
----(contract v3) Kii's push topics in the app's scope (no owner) or a user's (owner = userID).
----@class KiiTopics
-local KiiTopics = {}
-
+---(contract v3)
 ---@param topicID string 1-64 of A-Z a-z 0-9 _ -
----@param owner? string
----@return KiiTopic
+---@param owner? string the userID of a user-scope topic
+---@return KiiTopic topic
 ---@overload fun(topicID: string, owner?: string): nil, KiiError
 function KiiTopics.create(topicID, owner) end
 
----@param topicID string
----@param owner? string
+---(contract v3)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param owner? string the userID of a user-scope topic
 ---@return true
 ---@overload fun(topicID: string, owner?: string): nil, KiiError
 function KiiTopics.delete(topicID, owner) end
 
----@param owner? string
----@return string[] topic ids in byte order
+---(contract v3)
+---@param owner? string the userID of a user-scope topic
+---@return string[] topicIDs
 ---@overload fun(owner?: string): nil, KiiError
 function KiiTopics.list(owner) end
 
----@param topicID string
----@param userID string
----@param owner? string
+---(contract v3)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param userID string the subscribing user
+---@param owner? string the userID of a user-scope topic
 ---@return true
 ---@overload fun(topicID: string, userID: string, owner?: string): nil, KiiError
 function KiiTopics.subscribe(topicID, userID, owner) end
 
----@param topicID string
----@param userID string
----@param owner? string
+---(contract v3)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param userID string the subscribing user
+---@param owner? string the userID of a user-scope topic
 ---@return true
 ---@overload fun(topicID: string, userID: string, owner?: string): nil, KiiError
 function KiiTopics.unsubscribe(topicID, userID, owner) end
 
----@param topicID string
----@param userID string
----@param owner? string
----@return boolean
+---(contract v3)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param userID string the subscribing user
+---@param owner? string the userID of a user-scope topic
+---@return boolean subscribed
 ---@overload fun(topicID: string, userID: string, owner?: string): nil, KiiError
 function KiiTopics.is_subscribed(topicID, userID, owner) end
 
----@param topicID string
+---(contract v3)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
 ---@param message KiiTopicMessage
----@param owner? string
----@return { pushMessageID: string, delivered: string[] }
+---@param owner? string the userID of a user-scope topic
+---@return { pushMessageID: string, delivered: string[] } result
 ---@overload fun(topicID: string, message: KiiTopicMessage, owner?: string): nil, KiiError
 function KiiTopics.send(topicID, message, owner) end
+
+-- END GENERATED kii-operations

@@ -77,7 +77,7 @@ extension ControlRoutes {
 
     /// `GET /_understudy/outbox[?app=ID&to=ADDR&kind=emails|sms|pushes]` → `{"emails":[…],"sms":[…],"pushes":[…]}`,
     /// oldest first, each item with its `flavour` and `app_id`. `to` matches an email address (any case), a phone
-    /// number, or a push's device id.
+    /// number, or a push's device id, installation id or user (the outbox's one recipient filter).
     static let outbox = ControlRequest.handler(query: ["app", "to", "kind"]) { request throws(ControlRefusal) in
         var kinds = outboxKinds
         if let kind = request.query("kind") {
@@ -91,13 +91,13 @@ extension ControlRoutes {
         var sms: [JSON] = []
         var pushes: [JSON] = []
         for app in try request.selectedApps() {
-            for email in app.outbox.emails where to == nil || email.to.lowercased() == to!.lowercased() {
+            for email in app.outbox.emails where to == nil || email.isFor(to!) {
                 emails.append(ControlPresentation.outboxItem(email, app: app))
             }
-            for message in app.outbox.sms where to == nil || message.to == to {
+            for message in app.outbox.sms where to == nil || message.isFor(to!) {
                 sms.append(ControlPresentation.outboxItem(message, app: app))
             }
-            for push in app.outbox.pushes where to == nil || push.deviceID == to {
+            for push in app.outbox.pushes where to == nil || push.isFor(to!) {
                 pushes.append(ControlPresentation.outboxItem(push, app: app))
             }
         }

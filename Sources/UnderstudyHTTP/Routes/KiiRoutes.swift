@@ -395,8 +395,8 @@ enum KiiRoutes {
             guard try caller(app, exchange)?.user != nil, let authorization = exchange.header("Authorization") else {
                 throw KiiError.unauthorized("users/me needs an access token (Authorization: Bearer)")
             }
-            let token = authorization.drop(while: { $0 == " " }).dropFirst("bearer ".count).drop(while: { $0 == " " })
-            return Reply(body: record(try app.me(token: String(token.reversed().drop(while: { $0 == " " }).reversed()))))
+            let token = authorization.trimmingSpaces.dropFirst("bearer ".count)
+            return Reply(body: record(try app.me(token: token.trimmingSpaces)))
         }
     }
 
@@ -505,4 +505,11 @@ extension StringProtocol {
         while let last = scalars.last, isSpace(last) { scalars.removeLast() }
         return String(scalars)
     }
+}
+
+/// The text without the spaces and tabs around it (FoundationEssentials has no trimmingCharacters).
+private func trimmedSpaces(_ text: Substring) -> Substring {
+    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    return text.drop(while: isSpace).reversed().drop(while: isSpace).reversed().isEmpty
+        ? "" : text[(text.firstIndex { !isSpace($0) })!...(text.lastIndex { !isSpace($0) })!]
 }

@@ -29,7 +29,7 @@ enum BackendlessBindings {
     static let functions = BindingTree(
         BackendlessOperation.self, binding: binding(for:),
         helpers: [
-            ("users.find", find), ("users.count", count), ("users.all", all), ("users.seed", seed),
+            ("users.find", find), ("users.count", SharedBindings.usersCount), ("users.all", SharedBindings.usersAll), ("users.seed", seed),
             ("channels.list", listChannels), ("channels.devices", channelDevices),
         ]
     )
@@ -106,7 +106,7 @@ enum BackendlessBindings {
         LuaCall.run(L, BackendlessOperation.confirmEmail) { call throws(LuaMisuse) in
             let objectID = try call.arguments(of: BackendlessOperation.confirmEmail).string("objectId")
             let app = try call.backendless()
-            return call.answer { () throws(BackendlessError) in try app.confirmEmail(objectID: objectID) }
+            return call.answer { () throws(BackendlessError) in try app.confirmEmail(objectIDOrLink: objectID) }
         }
     }
 
@@ -129,21 +129,7 @@ enum BackendlessBindings {
         }
     }
 
-    static let all: us_swift_fn = { L in
-        LuaCall.run(L, "users.all") { call throws(LuaMisuse) in
-            let app = try call.backendless()
-            SharedBindings.pushList(call.L, app.allUsers, push)
-            return 1
-        }
-    }
 
-    static let count: us_swift_fn = { L in
-        LuaCall.run(L, "users.count") { call throws(LuaMisuse) in
-            let app = try call.backendless()
-            lua_pushinteger(call.L, lua_Integer(app.userCount))
-            return 1
-        }
-    }
 
     /// `users.seed{ count = N, start = 1, status = "ENABLED", email = "user%d@example.com", password = "..." }`
     static let seed: us_swift_fn = { L in

@@ -145,6 +145,24 @@ enum SharedBindings {
         LuaRecordWriter.push(L, record)
     }
 
+    /// `users.all()`: every user of the app, whatever its flavour, as its records present themselves.
+    static let usersAll: us_swift_fn = { L in
+        LuaCall.run(L, "users.all") { call throws(LuaMisuse) in
+            let app = try call.app()
+            pushList(call.L, app.allUsers) { L, user in LuaRecordWriter.push(L, user) }
+            return 1
+        }
+    }
+
+    /// `users.count()`: how many users the app holds (Backendless guests excluded).
+    static let usersCount: us_swift_fn = { L in
+        LuaCall.run(L, "users.count") { call throws(LuaMisuse) in
+            let app = try call.app()
+            lua_pushinteger(call.L, lua_Integer(app.userCount))
+            return 1
+        }
+    }
+
     static func pushList<T>(_ L: OpaquePointer, _ items: [T], _ pushItem: (OpaquePointer, T) -> Void) {
         lua_createtable(L, Int32(clamping: items.count), 0)
         let list = lua_gettop(L)
@@ -175,15 +193,14 @@ enum SharedBindings {
         }
     }
 
-    /// Email addresses compare without regard to case.
-    private static func sentTo(_ email: Outbox.Email, _ address: String) -> Bool { email.to.lowercased() == address.lowercased() }
+    private static func sentTo(_ email: Outbox.Email, _ address: String) -> Bool { email.isFor(address) }
 
     static let outboxEmails: us_swift_fn = { L in outboxCall(L, "outbox.emails", "to", newest: false, \.emails, sentTo) }
     static let outboxLastEmail: us_swift_fn = { L in outboxCall(L, "outbox.last_email", "to", newest: true, \.emails, sentTo) }
-    static let outboxSMS: us_swift_fn = { L in outboxCall(L, "outbox.sms", "to", newest: false, \.sms) { $0.to == $1 } }
-    static let outboxLastSMS: us_swift_fn = { L in outboxCall(L, "outbox.last_sms", "to", newest: true, \.sms) { $0.to == $1 } }
+    static let outboxSMS: us_swift_fn = { L in outboxCall(L, "outbox.sms", "to", newest: false, \.sms) { $0.isFor($1) } }
+    static let outboxLastSMS: us_swift_fn = { L in outboxCall(L, "outbox.last_sms", "to", newest: true, \.sms) { $0.isFor($1) } }
     static let outboxPushes: us_swift_fn = { L in
-        outboxCall(L, "outbox.pushes", "device_id", newest: false, \.pushes) { $0.deviceID == $1 }
+        outboxCall(L, "outbox.pushes", "recipient", newest: false, \.pushes) { $0.isFor($1) }
     }
 
     static let outboxClear: us_swift_fn = { L in
