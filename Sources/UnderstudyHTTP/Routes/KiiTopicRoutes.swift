@@ -12,10 +12,10 @@ internal import Understudy
 /// {scope}topics/{topicID}/push/subscriptions/users/{userID}`, `POST …/push/subscriptions/users` (the token's user)
 /// and `POST {scope}topics/{topicID}/push/messages`.
 ///
-/// Who may do what: the application administrator (the app's credentials, Basic or `X-Kii-AppID`/`X-Kii-AppKey`,
-/// or a token from `oauth2/token` with client credentials) may do everything. A user's token may create, delete and
-/// send to topics in its own scope, read and list any topic, and subscribe, check and unsubscribe itself.
-/// Anything else is 401 `UNAUTHORIZED`.
+/// Who may do what: the application administrator (Basic `appID:appKey`, or a token from `oauth2/token` with
+/// client credentials) may do everything. A user's token may create, delete and send to topics in its own scope,
+/// read and list any topic, and subscribe, check and unsubscribe itself. Anything else is 401 `UNAUTHORIZED`, as
+/// is a request with only `X-Kii-AppID`/`X-Kii-AppKey` (an anonymous app, not an administrator).
 enum KiiTopicRoutes {
     /// The routes of `KiiDeclarations` (each in the app scope and under `users/{user}`).
     static func register(in table: inout RouteTable<RouteHandler>) {
@@ -39,15 +39,31 @@ enum KiiTopicRoutes {
         case user(KiiUser)
     }
 
-    /// The caller: an administrator or a user; 401 `UNAUTHORIZED` for none or wrong credentials. App credentials
-    /// (Basic, or `X-Kii-AppID` + `X-Kii-AppKey` as the SDKs send them when no user is logged in) and an
-    /// administrator token are the administrator, as on the other routes where the app stands in for it.
+    /// The caller: an administrator or a user; 401 `UNAUTHORIZED` for none, wrong credentials, or the app's
+    /// headers alone (`X-Kii-AppID`/`X-Kii-AppKey` are an anonymous app, as on the live service, not an
+    /// administrator). The administrator is Basic `appID:appKey` (the key must match here) or an administrator
+    /// token (`oauth2/token` with client credentials).
     static func caller(_ app: KiiApp, _ exchange: Exchange) throws(KiiError) -> Caller {
         switch try KiiRoutes.caller(app, exchange) {
         case .user(let user)?: return .user(user)
-        case .app?: return .admin
+        case .app?:
+            let authorization = exchange.header("Authorization")?.trimmingSpaces ?? ""
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            let credentials = parts.count > 1 ? parts[1].trimmingSpaces : ""
+            switch parts.first?.lowercased() {
+            case "bearer"?: return .admin  // `KiiRoutes.caller` takes a bearer token as the app only for an administrator's
+            case "basic"?:
+                if let data = Data(base64Encoded: credentials), let text = String(data: data, encoding: .utf8),
+                    text == "\(app.settings.appID):\(app.settings.appKey)"
+                {
+                    return .admin
+                }
+                throw .unauthorized("Topics need the application administrator: Basic base64(appID:appKey) with the app's key, or an admin token")
+            default:
+                throw .unauthorized("Topics need an access token or the application administrator (X-Kii-AppID/X-Kii-AppKey alone are anonymous)")
+            }
         case nil:
-            throw .unauthorized("Topics need an access token (Authorization: Bearer) or the application's credentials")
+            throw .unauthorized("Topics need an access token (Authorization: Bearer) or the application administrator")
         }
     }
 
