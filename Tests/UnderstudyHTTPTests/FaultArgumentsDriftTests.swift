@@ -67,6 +67,8 @@ struct FaultArgumentsDriftTests {
                 "method": "EMAIL", "pin": "1234", "new_password": "newpw1", "old_password": "pw123", "link": "resetcode",
                 "fields": .object(["name": "Jim"]), "disabled": true, "token": .string(f.kiiToken),
                 "installationID": .string(f.installationID), "push": .object(["user": .string(f.userID), "message": "hi"]),
+                "topicID": "news", "message": .object(["data": .object(["m": "hi"])]),
+                "identity": .object(["username": "drifter3", "password": "pw123"]),
             ]
         }
     }

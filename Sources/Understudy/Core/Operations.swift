@@ -85,4 +85,16 @@ public enum KiiOperation: String, Operation {
     // Answered by the HTTP routes alone.
     case userStatus = "users.status"
     case mqttEndpoint = "installations.mqtt_endpoint"
+    // Contract version 3: pseudo users and topics.
+    case registerPseudo = "users.register_pseudo"
+    case putIdentity = "users.put_identity"
+    case createTopic = "topics.create"
+    case deleteTopic = "topics.delete"
+    case listTopics = "topics.list"
+    case subscribe = "topics.subscribe"
+    case unsubscribe = "topics.unsubscribe"
+    case isSubscribed = "topics.is_subscribed"
+    case sendToTopic = "topics.send"
+    /// Answered by the HTTP routes alone: whether a topic exists (`HEAD`/`GET {scope}topics/{topicID}`).
+    case topicExists = "topics.exists"
 }

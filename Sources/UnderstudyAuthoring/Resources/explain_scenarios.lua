@@ -213,3 +213,27 @@ local user = expect.ok(app.users.register{ username = "bond007", password = "123
 
 --- kii:WRONG_TOKEN
 ¤app.users.me("no-such-token"))
+
+--- kii:UNAUTHORIZED
+local alice = expect.ok(app.users.register{ username = "alice", password = "123ABC" })
+local bob = expect.ok(app.users.register{ username = "bob", password = "123ABC" })
+expect.ok(app.topics.create("diary", alice.userID))
+¤app.topics.subscribe("diary", bob.userID, alice.userID))
+
+--- kii:TOPIC_ALREADY_EXISTS
+expect.ok(app.topics.create("news"))
+¤app.topics.create("news"))
+
+--- kii:TOPIC_NOT_FOUND
+¤app.topics.delete("no-such-topic"))
+
+--- kii:PUSH_SUBSCRIPTION_ALREADY_EXISTS
+local user = expect.ok(app.users.register{ username = "bond007", password = "123ABC" })
+expect.ok(app.topics.create("news"))
+expect.ok(app.topics.subscribe("news", user.userID))
+¤app.topics.subscribe("news", user.userID))
+
+--- kii:PUSH_SUBSCRIPTION_NOT_FOUND
+local user = expect.ok(app.users.register{ username = "bond007", password = "123ABC" })
+expect.ok(app.topics.create("news"))
+¤app.topics.unsubscribe("news", user.userID))
