@@ -13,6 +13,7 @@ struct EditorTypesTests {
         "BackendlessApp": ["backendless"], "BackendlessSettings": ["backendless.settings"],
         "BackendlessUsers": ["backendless.users"], "BackendlessDevices": ["backendless.devices"],
         "BackendlessChannels": ["backendless.channels"], "BackendlessPush": ["backendless.push"],
+        "BackendlessOAuth": ["backendless.oauth"],
         "KiiApp": ["kii"], "KiiSettings": ["kii.settings"], "KiiUsers": ["kii.users"],
         "KiiInstallations": ["kii.installations"], "KiiPush": ["kii.push"],
     ]
@@ -21,7 +22,7 @@ struct EditorTypesTests {
     static let recordClasses: Set<String> = [
         "ScenarioOptions", "JournalFilter", "BackendlessError", "KiiError", "Email", "SMS", "Push", "FaultSpec",
         "BackendlessUser", "BackendlessSession", "BackendlessSeed", "DeviceRegistrationRequest", "DeviceRegistration",
-        "Publication", "KiiUser", "KiiSession", "KiiRegistration", "KiiSeed", "InstallationRequest", "Installation",
+        "Publication", "OAuthAccount", "OAuthLoginOptions", "KiiUser", "KiiSession", "KiiRegistration", "KiiSeed", "InstallationRequest", "Installation",
     ]
 
     /// Class name → member names, read from the annotation file: `---@field` lines right after `---@class`, and

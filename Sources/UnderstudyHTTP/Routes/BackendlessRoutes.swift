@@ -20,6 +20,7 @@ enum BackendlessRoutes {
         table.addBackendless(.delete, "/messaging/registrations/{deviceId}", .none, .unregisterDevice, "Cancel a device's registration", unregisterDevice)
         table.addBackendless(.post, "/messaging/{channel}", .json, .publish, "Publish a push notification to a channel or to devices", publish)
         BackendlessLifecycleRoutes.register(in: &table)
+        BackendlessOAuthRoutes.register(in: &table)
     }
 
     // MARK: Plumbing

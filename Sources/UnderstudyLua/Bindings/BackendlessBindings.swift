@@ -32,9 +32,12 @@ enum BackendlessBindings {
                 ("confirmation_url", BackendlessLifecycleBindings.confirmationURL),
                 ("update", BackendlessLifecycleBindings.update),
                 ("delete", BackendlessLifecycleBindings.delete),
+                ("login_oauth", BackendlessOAuthBindings.login),
             ]
         )
         LuaValues.setField(L, table, "users")
+        Binding.table(L, handle, [("account", BackendlessOAuthBindings.account)])
+        LuaValues.setField(L, table, "oauth")
         Binding.table(L, handle, [("register", registerDevice), ("get", getDevice), ("unregister", unregisterDevice)])
         LuaValues.setField(L, table, "devices")
         Binding.table(L, handle, [("list", listChannels), ("devices", channelDevices)])

@@ -36,6 +36,30 @@ public struct CodeExample: Sendable {
     static let bl = "/\("UNDERSTUDY-APP")/\("UNDERSTUDY-REST-KEY")"
     static let kii = "/api/apps/understudy-kii-app"
     static let json = [(name: "Content-Type", value: "application/json")]
+    static let text = [(name: "Content-Type", value: "text/plain")]
+    /// A `POST /_understudy/lua` that defines Q's Facebook account (token `fb-q`, `secret` when given) on the
+    /// served Backendless app.
+    static func oauthAccount(secret: String? = nil) -> ExampleRequest {
+        let secretField = secret.map { #", secret = "\#($0)""# } ?? ""
+        return ExampleRequest(
+            "POST", "/_understudy/lua", headers: text,
+            body: #"understudy.app("backendless").oauth.account{ provider = "facebook", token = "fb-q"\#(secretField), profile = { id = "1007", email = "q@mi6.co.uk" } }"#
+        )
+    }
+    /// Q's first (or later) login with the Facebook token, the email mapped.
+    static let oauthLogin = ExampleRequest(
+        "POST", bl + "/users/social/facebook/login", headers: json, body: #"{"accessToken":"fb-q","fieldsMapping":{"email":"email"}}"#
+    )
+    /// The objectId and user-token `oauthLogin` gets as the first login of a freshly reset server (seed 1): the
+    /// examples of a social user's update use them.
+    static let oauthUser = "48770E42-9E61-8BB3-C9BD-B19542392698"
+    static let oauthToken = "7E4FBF00-3155-495C-65BD-678D9726C2FB"
+    static func socialUpdate(_ body: String) -> [ExampleRequest] {
+        [
+            oauthAccount(), oauthLogin,
+            ExampleRequest("PUT", bl + "/users/" + oauthUser, headers: json + [(name: "user-token", value: oauthToken)], body: body),
+        ]
+    }
     static let kiiApp = json + [(name: "Authorization", value: "Basic dW5kZXJzdHVkeS1raWktYXBwOnVuZGVyc3R1ZHkta2lpLWtleQ==")]
 
     /// The example for a catalogued code; nil when none is written yet.
@@ -97,10 +121,17 @@ public struct CodeExample: Sendable {
         "backendless:3101": "{ password_recovery = false }",
         "backendless:3102": "{ email_confirmation = true }",
         "backendless:3104": "{ email_confirmation = true }",
+        "backendless:3075": #"{ password_recovery = "link" }"#,
         "kii:INVALID_VERIFICATION_CODE": "{ email_verification = true }",
         "kii:PHONE_NUMBER_VERIFICATION_CODE_EXPIRED": "{ phone_verification = true }",
         "kii:INVALID_STATUS": "{ email_verification = true }",
     ]
+
+    /// Q's first login through Facebook, for the codes of a social user: `session` is the social user's.
+    private static let oauth = """
+        app.oauth.account{ provider = "facebook", token = "fb-q", profile = { id = "1007", email = "q@mi6.co.uk" } }
+        local session = expect.ok(app.users.login_oauth("facebook", "fb-q", { fields_mapping = { email = "email" } }))
+        """
 
     /// The scenario bodies by `flavour:code`; `¤` stands for `expect.error(CODE, ` (closed by the line's `)`).
     static let scenarios: [String: String] = [
@@ -195,6 +226,24 @@ public struct CodeExample: Sendable {
             local session = expect.ok(app.users.login("q@mi6.co.uk", "gadgets4U"))
             ¤app.users.update(q.objectId, { password = 12345 }, session.token))
             """,
+        "backendless:3014": """
+            expect.ok(app.users.register{ email = "q@mi6.co.uk", password = "gadgets4U" })
+            app.oauth.account{ provider = "facebook", token = "fb-q", profile = { id = "1007", email = "q@mi6.co.uk" } }
+            ¤app.users.login_oauth("facebook", "fb-q", { fields_mapping = { email = "email" } }))
+            """,
+        "backendless:3052": #"¤app.users.login_oauth("facebook", "no-such-token"))"#,
+        "backendless:3072": """
+            \(oauth)
+            ¤app.users.update(session.user.objectId, { password = "gadgets4U" }, session.token))
+            """,
+        "backendless:3075": """
+            \(oauth)
+            ¤app.users.restore_password("q@mi6.co.uk"))
+            """,
+        "backendless:3096": """
+            \(oauth)
+            ¤app.users.update(session.user.objectId, { email = "m@mi6.co.uk" }, session.token))
+            """,
         "kii:INVALID_INPUT_DATA": #"¤app.users.register{ password = "123ABC" })"#,
         "kii:PASSWORD_TOO_SHORT": #"¤app.users.register{ username = "bond007", password = "12" })"#,
         "kii:USER_ALREADY_EXISTS": """
@@ -281,6 +330,22 @@ public struct CodeExample: Sendable {
         "backendless:3122": [ExampleRequest("POST", bl + "/users/verifypassword", headers: json, body: #"{"password":"gadgets4U"}"#)],
         "backendless:5005": [ExampleRequest("POST", bl + "/messaging/registrations", headers: json, body: #"{"deviceToken":"a1b2","deviceId":"phone-1","os":"WINDOWS"}"#)],
         "backendless:5006": [ExampleRequest("POST", bl + "/messaging/registrations", headers: json)],
+        "backendless:3014": [
+            ExampleRequest("POST", bl + "/users/register", headers: json, body: #"{"email":"q@mi6.co.uk","password":"gadgets4U"}"#),
+            oauthAccount(),
+            oauthLogin,
+        ],
+        "backendless:3052": [
+            oauthAccount(secret: "s3cret"),
+            ExampleRequest("POST", bl + "/users/social/facebook/login", headers: json, body: #"{"accessToken":"fb-q","accessTokenSecret":"wrong"}"#),
+        ],
+        "backendless:3072": socialUpdate(#"{"password":"gadgets4U"}"#),
+        "backendless:3096": socialUpdate(#"{"email":"m@mi6.co.uk"}"#),
+        "backendless:3075": [
+            oauthAccount(),
+            oauthLogin,
+            ExampleRequest("GET", bl + "/users/restorepassword/q@mi6.co.uk"),
+        ],
         "kii:USER_DISABLED": [
             ExampleRequest("POST", kii + "/users", headers: kiiApp, body: #"{"loginName":"bond007","emailAddress":"james@mi6.co.uk","password":"123ABC"}"#),
             ExampleRequest("PUT", kii + "/users/LOGIN_NAME:bond007/status", headers: kiiApp, body: #"{"disabled":true}"#),
