@@ -14,6 +14,13 @@ let dashboardFiles = [
     "faults.js", "journal.js", "lua.js",
 ]
 
+/// The authoring tools' text (Sources/UnderstudyAuthoring/Resources): the LuaLS types and `.luarc.json`, the starter
+/// kit `understudy init` writes, and the scenarios and HTTP requests `understudy explain` prints.
+let authoringFiles = [
+    "understudy_types.lua", "luarc.json", "first_backendless.lua", "first_kii.lua", "scenarios_workflow.yml",
+    "explain_scenarios.lua", "explain_requests.http",
+]
+
 let package = Package(
     name: "understudy",
     products: [
@@ -24,7 +31,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
@@ -48,13 +54,27 @@ let package = Package(
         // The emulator: users, verification, devices, channels, clock, outbox, faults, errors. No Lua, no HTTP.
         .target(
             name: "Understudy",
-            dependencies: ["CPhoneNumber", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CPhoneNumber"],
             swiftSettings: swiftSettings
         ),
-        // The Lua bridge and the scenario runtime: runs scenario files against fresh backends.
+        // The Lua bridge: the sandboxed Lua state, the bindings of both flavours, one scenario file run against
+        // fresh backends, and the live session of the server. What UnderstudyHTTP needs, and no more.
         .target(
             name: "UnderstudyLua",
             dependencies: ["Understudy", "CLua", "CLuaShim"],
+            swiftSettings: swiftSettings
+        ),
+        // The scenario runner: discovery, scheduling, worker processes, reporters, error-code coverage, watch.
+        .target(
+            name: "UnderstudyRunner",
+            dependencies: ["Understudy", "UnderstudyLua", "CLuaShim"],
+            swiftSettings: swiftSettings
+        ),
+        // The authoring tools: editor types, the starter kit of `understudy init`, `understudy explain`'s examples.
+        .target(
+            name: "UnderstudyAuthoring",
+            dependencies: ["Understudy"],
+            resources: authoringFiles.map { .embedInCode("Resources/" + $0) },
             swiftSettings: swiftSettings
         ),
         // The HTTP server: the real services' REST routes, the control API and the request journal.
@@ -79,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "understudy",
             dependencies: [
-                "Understudy", "UnderstudyLua", "UnderstudyHTTP",
+                "Understudy", "UnderstudyLua", "UnderstudyRunner", "UnderstudyAuthoring", "UnderstudyHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -87,7 +107,7 @@ let package = Package(
         // Shared setup for the test targets.
         .target(
             name: "UnderstudyTestSupport",
-            dependencies: ["Understudy", "UnderstudyLua"],
+            dependencies: ["Understudy", "UnderstudyLua", "UnderstudyRunner"],
             path: "Tests/UnderstudyTestSupport",
             swiftSettings: swiftSettings
         ),
@@ -99,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "UnderstudyHTTPTests",
             dependencies: [
-                "UnderstudyHTTP", "Understudy", "UnderstudyLua", "UnderstudyTestSupport",
+                "UnderstudyHTTP", "Understudy", "UnderstudyLua", "UnderstudyAuthoring", "UnderstudyTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -107,7 +127,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UnderstudyLuaTests",
-            dependencies: ["UnderstudyLua", "Understudy", "UnderstudyTestSupport"],
+            dependencies: ["UnderstudyLua", "UnderstudyRunner", "UnderstudyAuthoring", "Understudy", "UnderstudyTestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -21,7 +21,7 @@
  * CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER
  * DEALINGS IN THE SOFTWARE.
  */
-#include "CLuaShim.h"
+#include "us_internal.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -392,23 +392,34 @@ static const char *match (MatchState *ms, const char *s, const char *p) {
 
 
 
-static const char *lmemfind (const char *s1, size_t l1,
+/* Understudy: a plain find compares the needle at every place its first byte occurs, O(n·m) in one C call: the
+   bytes memchr skips and memcmp compares are charged as it goes (64 an instruction). */
+static const char *lmemfind (lua_State *L, const char *s1, size_t l1,
                                const char *s2, size_t l2) {
   if (l2 == 0) return s1;  /* empty strings are everywhere */
   else if (l2 > l1) return NULL;  /* avoids a negative 'l1' */
   else {
     const char *init;  /* to search for a '*s2' inside 's1' */
+    size_t pending = 0;  /* Understudy: bytes looked at since the last charge */
     l2--;  /* 1st char will be checked by 'memchr' */
     l1 = l1-l2;  /* 's2' cannot be found after that */
     while (l1 > 0 && (init = (const char *)memchr(s1, *s2, l1)) != NULL) {
       init++;   /* 1st char is already checked */
-      if (memcmp(init, s2+1, l2) == 0)
+      pending += (size_t)(init - s1) + l2;  /* Understudy */
+      if (pending >= 64 * US_PATTERN_PERIOD) {
+        us_charge_steps(L, pending, 64);
+        pending = 0;
+      }
+      if (memcmp(init, s2+1, l2) == 0) {
+        us_charge_steps(L, pending, 64);
         return init-1;
+      }
       else {  /* correct 'l1' and 's1' to try again */
         l1 -= init-s1;
         s1 = init;
       }
     }
+    us_charge_steps(L, pending + l1, 64);
     return NULL;  /* not found */
   }
 }
@@ -498,6 +509,7 @@ static int str_find_aux (lua_State *L, int find) {
   const char *s = luaL_checklstring(L, 1, &ls);
   const char *p = luaL_checklstring(L, 2, &lp);
   size_t init = posrelatI(luaL_optinteger(L, 3, 1), ls) - 1;
+  if (lp >= 64) us_charge_steps(L, lp, 64);  /* Understudy: nospecials reads the pattern whole */
   if (init > ls) {  /* start after string's end? */
     luaL_pushfail(L);  /* cannot find anything */
     return 1;
@@ -505,7 +517,7 @@ static int str_find_aux (lua_State *L, int find) {
   /* explicit request or no special characters? */
   if (find && (lua_toboolean(L, 4) || nospecials(p, lp))) {
     /* do a plain search */
-    const char *s2 = lmemfind(s + init, ls - init, p, lp);
+    const char *s2 = lmemfind(L, s + init, ls - init, p, lp);
     if (s2) {
       lua_pushinteger(L, (s2 - s) + 1);
       lua_pushinteger(L, (s2 - s) + lp);

@@ -23,20 +23,15 @@ struct LuaCall {
     /// Runs a binding: misuse becomes a Lua error raised by the C trampoline after Swift has returned.
     static func run(_ L: OpaquePointer?, _ function: String, _ body: (LuaCall) throws(LuaMisuse) -> Int32) -> Int32 {
         guard let L else { return US_RAISE }
+        if lua_type(L, 1) == LUA_TTABLE, let message = APITables.colonCall(L, function: function) {
+            LuaValues.push(L, "\(function): \(message)")
+            return US_RAISE
+        }
         let call = LuaCall(L: L, function: function)
         let host = ScenarioHost.of(L)
         let callerL = host.currentL
         host.currentL = L
         defer { host.currentL = callerL }
-        // A nested call (a fault predicate calling a binding) must not leave its argument names to the outer one.
-        let callerNames = host.currentArgumentNames
-        let callerCount = host.currentArgumentCount
-        defer {
-            host.currentArgumentNames = callerNames
-            host.currentArgumentCount = callerCount
-        }
-        host.currentArgumentNames = []
-        host.currentArgumentCount = lua_gettop(L)
         // Memory the backends hold counts towards the cap (the trampoline raises once it is passed): new
         // backends by the outermost call, a backend's users and registrations by each call, from what the
         // backend was last charged for (so a nested call's growth is not charged again by its caller).
@@ -111,13 +106,73 @@ struct LuaCall {
         return app
     }
 
-    /// Remembers the argument names, so a fault's `when` predicate can see them.
-    func arguments(_ names: StaticString...) {
-        host.currentArgumentNames = names
-        host.currentArgumentCount = lua_gettop(L)
+    // MARK: Reading arguments
+
+    /// Reads and checks the arguments of `operation` as its declaration lists them (type, optional, one of a few
+    /// strings, the known fields of a table): misuse names the argument and its position.
+    func arguments(of operation: some Operation) throws(LuaMisuse) -> DeclaredArguments {
+        let declaration = operation.declaration
+        var values: [DeclaredArguments.Read] = []
+        values.reserveCapacity(declaration.arguments.count)
+        for (offset, argument) in declaration.arguments.enumerated() {
+            values.append(try read(argument, at: Int32(offset + 1)))
+        }
+        return DeclaredArguments(names: declaration.arguments.map(\.name), values: values)
     }
 
-    // MARK: Reading arguments
+    private func read(_ argument: ArgumentDeclaration, at index: Int32) throws(LuaMisuse) -> DeclaredArguments.Read {
+        let name = argument.name
+        if isNil(index) {
+            if argument.optional { return .absent }
+            if case .string = argument.type {} else if case .oneOf = argument.type {} else {
+                throw LuaMisuse("\(name) (argument \(index)) must be \(article(argument.type)), got nil")
+            }
+        }
+        switch argument.type {
+        case .string: return .string(try string(index, name))
+        case .oneOf(let choices):
+            let text = try string(index, name)
+            guard choices.contains(text) else {
+                let listed = choices.map { "\"\($0)\"" }
+                let expected = listed.count > 1 ? listed.dropLast().joined(separator: ", ") + " or " + listed.last! : listed.joined()
+                throw LuaMisuse("\(name) (argument \(index)) must be \(expected), got \"\(text)\"")
+            }
+            return .string(text)
+        case .boolean:
+            guard lua_type(L, index) == LUA_TBOOLEAN else {
+                throw LuaMisuse("\(name) (argument \(index)) must be a boolean, got \(typeName(index))")
+            }
+            return .bool(lua_toboolean(L, index) != 0)
+        case .number, .integer:
+            return .number(try number(index, name))
+        case .properties:
+            try table(index, name)
+            return .properties(try properties(index))
+        case .table(_, let fields):
+            try table(index, name)
+            try rejectUnknownFields(index, known: fields.map(\.name), in: "the \(name)")
+            return .table(index)
+        case .strings, .any:
+            return .value(try field(index, name))
+        }
+    }
+
+    private func article(_ type: ArgumentType) -> String {
+        switch type {
+        case .boolean: return "a boolean"
+        case .number: return "a number"
+        case .integer: return "an integer"
+        case .properties, .table: return "a table"
+        case .strings: return "a list of strings"
+        default: return "a value"
+        }
+    }
+
+    /// The value at `index` as a dynamic value.
+    private func field(_ index: Int32, _ name: String) throws(LuaMisuse) -> Value {
+        lua_pushvalue(L, index)
+        return try valueOnTop(name) ?? .null
+    }
 
     func isNil(_ index: Int32) -> Bool { lua_type(L, index) <= LUA_TNIL }
 
@@ -319,6 +374,7 @@ struct LuaCall {
         recordProduced(error)
         lua_pushnil(L)
         error.push(to: L)
+        host.uncheckedErrors.wrap(L, error, call: function)
         return 2
     }
 
@@ -366,6 +422,8 @@ struct LuaCall {
 /// An error that knows how to show itself to a scenario as a table.
 protocol LuaPresentable {
     func push(to L: OpaquePointer)
+    /// One line for failure messages: the code(s) and the message.
+    var summary: String { get }
 }
 
 /// Estimates of the memory backends hold, counted towards a scenario's `--max-memory`.

@@ -24,6 +24,9 @@ public struct ScenarioLimits: Sendable, Hashable {
         self.unsafe = unsafe
         self.timeout = timeout
     }
+
+    /// What a run past its deadline of `seconds` reports.
+    package static func timeoutMessage(_ seconds: Double) -> String { LuaState.timeoutMessage(seconds) }
 }
 
 /// A failure reported by Lua: the message, where in the scenario file it happened, and a traceback.

@@ -175,6 +175,14 @@ enum LuaValues {
             }
             return .success(.string(text))
         case LUA_TTABLE:
+            if lua_getmetatable(L, index) != 0 {
+                us_pop(L, 1)
+                // an error a call returned: its fields
+                if let host = ScenarioHost.ifAny(L), host.uncheckedErrors.pushFields(L, of: index) {
+                    defer { us_pop(L, 1) }
+                    return value(L, at: -1, depth: depth, lenient: lenient)
+                }
+            }
             guard depth < 32 else {
                 if lenient { return .success(.string("<table nested too deeply>")) }
                 return .failure(ValueError(path: "", found: "a table nested too deeply"))

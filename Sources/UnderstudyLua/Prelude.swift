@@ -6,8 +6,8 @@ enum Prelude {
     static let source = #"""
 local bind, raw_getmetatable, raw_setmetatable = ...
 local base = _G
-local type, tostring, pairs, next, rawget, rawset, rawlen, rawequal, setmetatable, getmetatable, error, select, pcall =
-      type, tostring, pairs, next, rawget, rawset, rawlen, rawequal, setmetatable, getmetatable, error, select, pcall
+local type, tostring, tonumber, pairs, next, rawget, rawset, rawlen, rawequal, setmetatable, getmetatable, error, select, pcall =
+      type, tostring, tonumber, pairs, next, rawget, rawset, rawlen, rawequal, setmetatable, getmetatable, error, select, pcall
 local math_type, math_randomseed, string_format, string_find, string_rep, table_sort, table_concat =
       math.type, math.randomseed, string.format, string.find, string.rep, table.sort, table.concat
 local skip = skip
@@ -19,6 +19,20 @@ local env = {}
 local env_meta = { __index = file_globals, __newindex = file_globals, __metatable = false }
 setmetatable(env, env_meta)
 rawset(file_globals, "_G", env)
+
+---------------------------------------------------------------------------------------------------------------
+-- Errors calls return. `err` is an empty proxy whose fields live in error_fields; looking at it (a field, pairs,
+-- tostring, `..`, any expect.*) takes it out of `unchecked`. Swift fills `unchecked` while a scenario runs and
+-- fails the scenario for what is left in it when the scenario returns; understudy.ignore(err) discards on purpose.
+
+local error_fields = setmetatable({}, { __mode = "k" })
+local unchecked = {}
+
+local function seen(a, b, c)
+  if unchecked[a] then unchecked[a] = nil end
+  if unchecked[b] then unchecked[b] = nil end
+  if unchecked[c] then unchecked[c] = nil end
+end
 
 ---------------------------------------------------------------------------------------------------------------
 -- Rendering values for people
@@ -58,6 +72,8 @@ function render(v, depth)
     if math_type(v) == "float" and v == v and v % 1 == 0 and v > -1e15 and v < 1e15 then return string_format("%.1f", v) end
     return tostring(v)
   end
+  local fields = error_fields[v]
+  if fields then v = fields end
   local mt = getmetatable(v)
   if type(mt) == "table" and rawget(mt, "__tostring") then
     local ok, text = pcall(tostring, v)
@@ -95,6 +111,8 @@ local function difference(actual, expected, path, depth)
     if actual == expected then return nil end
     return path, actual, expected
   end
+  actual = error_fields[actual] or actual
+  expected = error_fields[expected] or expected
   if depth > 32 then return nil end
   for _, k in next, sorted_keys(expected) do
     local p, a, e = difference(rawget(actual, k), rawget(expected, k), path_of(path, k), depth + 1)
@@ -107,6 +125,45 @@ local function difference(actual, expected, path, depth)
 end
 
 local function deep_equal(a, b) return difference(a, b, "", 0) == nil end
+
+---------------------------------------------------------------------------------------------------------------
+-- The error proxies' metatable, and the explicit discard
+
+local function error_text(e)
+  unchecked[e] = nil
+  return render(error_fields[e])
+end
+
+local error_meta = {
+  __index = function(e, k) unchecked[e] = nil; return error_fields[e][k] end,
+  __newindex = function(e, k, v) unchecked[e] = nil; error_fields[e][k] = v end,
+  __pairs = function(e) unchecked[e] = nil; return next, error_fields[e], nil end,
+  __len = function(e) unchecked[e] = nil; return rawlen(error_fields[e]) end,
+  __tostring = error_text,
+  __concat = function(a, b)
+    if error_fields[a] then a = error_text(a) end
+    if error_fields[b] then b = error_text(b) end
+    return a .. b
+  end,
+  __metatable = "understudy error",
+}
+
+local understudy_module = rawget(base, "understudy")
+local bind_errors, known_code = rawget(understudy_module, "_errors"), rawget(understudy_module, "_known_code")
+rawset(understudy_module, "_errors", nil)
+rawset(understudy_module, "_known_code", nil)
+bind_errors(error_meta, error_fields, unchecked)
+
+-- understudy.ignore(err) or understudy.ignore(app.users.register{...}): the error is discarded on purpose.
+-- Returns what it was given.
+local function ignore(...)
+  for i = 1, select("#", ...) do
+    local v = select(i, ...)
+    if unchecked[v] then unchecked[v] = nil end
+  end
+  return ...
+end
+rawset(understudy_module, "ignore", ignore)
 
 ---------------------------------------------------------------------------------------------------------------
 -- expect: assertions whose failures read well
@@ -137,6 +194,11 @@ local function describe_expected(expected)
 end
 
 function expect.ok(result, err, ...)
+  seen(result, err)
+  if type(result) == "function" then
+    error("expect.ok: argument 1 is a function; expect.ok checks what a call returned: write the call inside it, " ..
+      "as in expect.ok(app.users.register{...})", 2)
+  end
   if result == nil then
     if err == nil then fail_at(2, nil, "expected the call to succeed, but it returned nothing") end
     fail_at(2, nil, "expected the call to succeed, but it failed with " .. describe_failure(err))
@@ -144,33 +206,74 @@ function expect.ok(result, err, ...)
   return result, err, ...
 end
 
+-- Whether err has the code `expected`: a Backendless number, a Kii errorCode or a Kii HTTP status (a number);
+-- a number may be written as text ("3033").
+local function has_code(err, expected)
+  local code = err.code
+  if code == expected then return true end
+  if type(expected) == "string" then
+    local number = math_type(tonumber(expected)) == "integer" and tonumber(expected)
+    if not number then return type(code) == "string" and code:upper() == expected:upper() end
+    expected = number
+  end
+  if type(expected) ~= "number" then return false end
+  if type(code) == "number" then return code == expected end
+  return err.status == expected
+end
+
+-- Refuses an expected code that no backend answers (unless the error at hand has it: an injected fault's).
+local function check_known_code(expected, err, level)
+  if type(expected) ~= "number" and type(expected) ~= "string" then return end
+  if type(err) == "table" and has_code(err, expected) then return end
+  local known, suggestion = known_code(expected)
+  if known then return end
+  error("expect.error: " .. describe_expected(expected) .. " is not an error code of Backendless or Kii" ..
+    (suggestion and (" (did you mean " .. suggestion .. "?)") or "") ..
+    "; Backendless codes are numbers (3033), Kii codes are errorCode names (\"USER_ALREADY_EXISTS\") or HTTP statuses (409)",
+    level + 1)
+end
+
 function expect.error(expected, result, err)
+  seen(result, err)
   local kind = type(expected)
   if kind ~= "number" and kind ~= "string" and kind ~= "table" then
     error("expect.error: argument 1 must be an error code (a number or a string) or a table of fields, got " .. kind, 2)
   end
+  if type(result) == "function" then
+    error("expect.error: argument 2 is a function; expect.error checks what a call returned: write the call " ..
+      "inside it, as in expect.error(3033, app.users.register{...})", 2)
+  end
+  local code = expected
+  if kind == "table" then code = rawget(expected, "code") end
   if result ~= nil then
+    check_known_code(code, nil, 2)
     fail_at(2, nil, "expected the call to fail with " .. describe_expected(expected) ..
       ", but it succeeded and returned " .. render(result))
   end
   if type(err) ~= "table" then
+    check_known_code(code, nil, 2)
     fail_at(2, nil, "expected the call to fail with " .. describe_expected(expected) ..
       ", but its error value is " .. render(err))
   end
   if kind == "table" then
     for _, k in next, sorted_keys(expected) do
-      if not deep_equal(err[k], expected[k]) then
+      local matches
+      if k == "code" then matches = has_code(err, expected.code) else matches = deep_equal(err[k], expected[k]) end
+      if not matches then
+        if k == "code" then check_known_code(code, err, 2) end
         fail_at(2, nil, "expected error " .. render(expected) .. ", got " .. describe_failure(err) ..
           " (" .. tostring(k) .. " is " .. render(err[k]) .. ", expected " .. render(expected[k]) .. ")")
       end
     end
-  elseif err.code ~= expected then
+  elseif not has_code(err, expected) then
+    check_known_code(expected, err, 2)
     fail_at(2, nil, "expected error " .. describe_expected(expected) .. ", got " .. describe_failure(err))
   end
   return err
 end
 
 function expect.equal(actual, expected, label)
+  seen(actual, expected)
   local path, a, e = difference(actual, expected, "", 0)
   if path ~= nil then
     local text
@@ -186,37 +289,44 @@ function expect.equal(actual, expected, label)
 end
 
 function expect.not_equal(actual, other, label)
+  seen(actual, other)
   if deep_equal(actual, other) then fail_at(2, label, "expected a value different from " .. render(other)) end
   return actual
 end
 
 function expect.truthy(v, label)
+  seen(v)
   if not v then fail_at(2, label, "expected a true value, got " .. render(v)) end
   return v
 end
 
 function expect.falsy(v, label)
+  seen(v)
   if v then fail_at(2, label, "expected false or nil, got " .. render(v)) end
   return v
 end
 
 function expect.is_nil(v, label)
+  seen(v)
   if v ~= nil then fail_at(2, label, "expected nil, got " .. render(v)) end
   return v
 end
 
 function expect.not_nil(v, label)
+  seen(v)
   if v == nil then fail_at(2, label, "expected a value, got nil") end
   return v
 end
 
 function expect.match(s, pattern, label)
+  seen(s)
   if type(s) ~= "string" then fail_at(2, label, "expected a string matching " .. quote(pattern) .. ", got " .. render(s)) end
   if not string_find(s, pattern) then fail_at(2, label, "expected " .. quote(s) .. " to match " .. quote(pattern)) end
   return s
 end
 
 function expect.contains(haystack, item, label)
+  seen(haystack, item)
   if type(haystack) == "string" then
     if type(item) ~= "string" or not string_find(haystack, item, 1, true) then
       fail_at(2, label, "expected " .. quote(haystack) .. " to contain " .. render(item))
@@ -231,6 +341,7 @@ function expect.contains(haystack, item, label)
 end
 
 function expect.length(list, n, label)
+  seen(list)
   if type(list) ~= "table" and type(list) ~= "string" then fail_at(2, label, "expected a list, got " .. render(list)) end
   if #list ~= n then fail_at(2, label, "expected length " .. tostring(n) .. ", got " .. tostring(#list) .. ": " .. render(list)) end
   return list
@@ -253,6 +364,8 @@ end
 
 base.expect = expect
 base.fail = fail
+-- expect.equals and other misspellings name the helpers there are (the same __index as the API tables')
+raw_setmetatable(expect, { __index = rawget(raw_getmetatable(understudy_module), "__index"), __name = "understudy api expect" })
 
 ---------------------------------------------------------------------------------------------------------------
 -- Running one scenario

@@ -17,9 +17,6 @@ final class ScenarioHost {
     var predicateReferences: [Int32] = []
     /// Set when a Lua predicate fails inside a backend call; raised once the call returns.
     var pendingError: String?
-    /// The argument names of the binding now running, for `when` predicates.
-    var currentArgumentNames: [StaticString] = []
-    var currentArgumentCount: Int32 = 0
     /// Set for a live session (`understudy serve`): the server's world, whose apps outlive chunks and whose
     /// journal Lua reads.
     var world: ServedWorld?
@@ -33,6 +30,8 @@ final class ScenarioHost {
     /// The memory each backend was last charged for (BackendMemory.footprint), so that a nested call's growth
     /// is charged once: by the innermost call that sees it.
     var chargedFootprints: [ObjectIdentifier: Int] = [:]
+    /// The errors calls handed the running scenario, and which of them it never looked at.
+    let uncheckedErrors = UncheckedErrors()
     /// How deep binding calls are nested now (a fault predicate calling a binding is one deeper).
     var callDepth = 0
 
@@ -74,6 +73,12 @@ final class ScenarioHost {
     /// The handle of the backend at `index` in the running scenario.
     func handle(ofAppAt index: Int) -> Int64 {
         epoch << 24 | Int64(index)
+    }
+
+    /// The host of a state made with one (the prelude's compiler state has none).
+    static func ifAny(_ L: OpaquePointer) -> ScenarioHost? {
+        guard let host = us_info_of(L).pointee.host else { return nil }
+        return Unmanaged<ScenarioHost>.fromOpaque(host).takeUnretainedValue()
     }
 
     static func of(_ L: OpaquePointer) -> ScenarioHost {

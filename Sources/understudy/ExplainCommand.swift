@@ -1,6 +1,6 @@
 import ArgumentParser
 import Understudy
-import UnderstudyLua
+import UnderstudyAuthoring
 
 /// `understudy explain [CODE]`: what an error code means and how to produce it.
 struct ExplainCommand: ParsableCommand {

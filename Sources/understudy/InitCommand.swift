@@ -1,5 +1,5 @@
 import ArgumentParser
-import UnderstudyLua
+import UnderstudyAuthoring
 
 /// `understudy init [DIR]`: a starter kit for a new scenario suite.
 struct InitCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import UnderstudyLua
+import UnderstudyRunner
 
 /// `understudy run PATH...`: runs scenario files and reports the outcome.
 struct RunCommand: ParsableCommand {

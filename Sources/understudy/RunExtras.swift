@@ -1,6 +1,7 @@
 import ArgumentParser
 import Understudy
 import UnderstudyLua
+import UnderstudyRunner
 
 /// The options `understudy run` adds for writing scenarios comfortably: error-code coverage and watch mode.
 struct RunExtras: ParsableArguments {

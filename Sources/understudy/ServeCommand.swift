@@ -4,6 +4,7 @@ import Synchronization
 import Understudy
 import UnderstudyHTTP
 import UnderstudyLua
+import UnderstudyRunner
 
 /// `understudy serve`: the emulated backends over HTTP, steered through the control API.
 struct ServeCommand: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import UnderstudyLua
+import UnderstudyAuthoring
 
 /// `understudy types [DIR]`: the editor files for the Lua language server.
 struct TypesCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import UnderstudyLua
+import UnderstudyRunner
 
 /// `understudy worker` (hidden): a worker process of `understudy run`, fed scenario files over standard input.
 struct WorkerModeCommand: ParsableCommand {

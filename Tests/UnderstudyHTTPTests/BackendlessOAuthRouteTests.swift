@@ -92,9 +92,13 @@ struct BackendlessOAuthRouteTests {
         }
     }
 
-    @Test("a guestUser that is not a guest answers 3039; one without an objectId names no guest")
+    @Test("a guestUser that is not a guest answers 3039 (also a bare objectId); one without an objectId names no guest")
     func guestErrors() async throws {
         try await withServer(setup: Self.setup) { _, client in
+            let bare = try await client.send(
+                .post, "\(backendless)/users/social/facebook/login", json: #"{"accessToken":"fb-1","guestUser":"not json"}"#
+            )
+            #expect(bare.json("code") == 3039)
             let notAGuest = try await client.send(
                 .post, "\(backendless)/users/social/facebook/login", json: #"{"accessToken":"fb-1","guestUser":{"objectId":"nobody"}}"#
             )
@@ -112,8 +116,7 @@ struct BackendlessOAuthRouteTests {
             for (body, field) in [
                 (#"{"accessToken":"fb-1","fieldsMapping":["email"]}"#, "fieldsMapping must be an object, got array"),
                 (#"{"accessToken":"fb-1","fieldsMapping":{"email":1}}"#, "fieldsMapping.email must be a string, got number"),
-                (#"{"accessToken":"fb-1","guestUser":"not json"}"#, "guestUser must be a user object or a JSON string holding one"),
-                (#"{"accessToken":"fb-1","guestUser":7}"#, "guestUser must be an object or a JSON string, got number"),
+                (#"{"accessToken":"fb-1","guestUser":7}"#, "guestUser must be a user object, a JSON string holding one, or an objectId, got number"),
             ] {
                 let reply = try await client.send(.post, "\(backendless)/users/social/facebook/login", json: body)
                 #expect(reply.status == 400)

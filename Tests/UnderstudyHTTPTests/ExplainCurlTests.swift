@@ -2,6 +2,7 @@ import HTTPTypes
 import Testing
 import Understudy
 import UnderstudyHTTP
+import UnderstudyAuthoring
 import UnderstudyLua
 
 /// The curl commands `understudy explain` prints, sent to a fresh in-process server: the last one answers the

@@ -118,6 +118,10 @@ struct ServeContainmentTests {
         #"local s = (""):rep(math.maxinteger)"#,
         "table.move({}, 1, 1e15, 2)",
         #"local s = "x" while true do s = s .. s end"#,
+        #"table.insert(setmetatable({}, { __len = function() return 1 << 40 end }), 1, "x")"#,
+        #"local h, n = ("a"):rep(1 << 20), ("a"):rep(1 << 12) .. "b" while true do h:find(n, 1, true) end"#,
+        #"local s = ("a"):rep(1 << 20) while true do utf8.len(s) end"#,
+        #"for k = 10, 20 do local store = {} local t = setmetatable({}, setmetatable({ __newindex = store }, { __mode = "v" })) for i = 1, 1 << k do t["k" .. i] = i end store = nil pcall(function() t["k0"] = true end) end"#,
         #"local function nest(n) if n == 0 then return end local co = coroutine.create(function() local x <close> = setmetatable({}, { __close = function() nest(n - 1) end }) coroutine.yield() end) coroutine.resume(co) coroutine.close(co) end nest(20000)"#,
     ])
     func hostileChunks(chunk: String) async throws {

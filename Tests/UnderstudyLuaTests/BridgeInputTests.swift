@@ -1,5 +1,6 @@
 import Testing
 import UnderstudyLua
+import UnderstudyRunner
 import UnderstudyTestSupport
 
 @Suite("Strings from Lua reach the backends as given")
@@ -13,9 +14,9 @@ struct BridgeInputTests {
         ("backendless property name", #"understudy.backendless().users.register{ ["n\255"] = "x", email = "a@b.co", password = "p" }"#,
          "users.register: property name 'n\u{FFFD}' is not valid UTF-8"),
         ("backendless login identity", #"understudy.backendless().users.login("\255@b.co", "p")"#,
-         "users.login: identity (argument 1) is not valid UTF-8"),
+         "users.login: identity_value (argument 1) is not valid UTF-8"),
         ("backendless find", #"understudy.backendless().users.find("\255@b.co")"#,
-         "users.find: identity (argument 1) is not valid UTF-8"),
+         "users.find: identity_value (argument 1) is not valid UTF-8"),
         ("backendless device channel", #"understudy.backendless().devices.register{ token = "t", device_id = "d", os = "IOS", channels = { "a", "b\255" } }"#,
          "devices.register: registration.channels[2] is not valid UTF-8"),
         ("backendless setting", #"understudy.backendless{ identity = "\255" }"#,

@@ -1,5 +1,7 @@
 import Testing
+import UnderstudyAuthoring
 import UnderstudyLua
+import UnderstudyRunner
 import UnderstudyTestSupport
 
 /// The annotations `understudy types` writes name exactly the bindings a scenario can reach.

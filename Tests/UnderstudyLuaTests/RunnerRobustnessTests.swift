@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UnderstudyLua
+import UnderstudyRunner
 import UnderstudyTestSupport
 
 /// A scenario whose name, failure message and `print` output carry line breaks, quotes, backslashes and raw

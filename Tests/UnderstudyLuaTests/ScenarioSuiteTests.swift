@@ -1,5 +1,6 @@
 import Testing
 import UnderstudyLua
+import UnderstudyRunner
 import UnderstudyTestSupport
 
 /// The scenario suite under `scenarios/` is the readable specification of every rule: a plain `swift test` runs it

@@ -1,5 +1,6 @@
 import Testing
 import UnderstudyLua
+import UnderstudyRunner
 import UnderstudyTestSupport
 
 @Suite("Hostile scenarios fail on their own")

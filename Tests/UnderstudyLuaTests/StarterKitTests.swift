@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyAuthoring
 import UnderstudyLua
+import UnderstudyRunner
 import UnderstudyTestSupport
 
 @Suite("Starter kit, explain and code coverage")

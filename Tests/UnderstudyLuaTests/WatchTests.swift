@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Testing
 import UnderstudyLua
+import UnderstudyRunner
 
 #if canImport(Glibc)
 private let systemWrite = Glibc.write

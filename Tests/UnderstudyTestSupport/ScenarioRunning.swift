@@ -1,4 +1,5 @@
 public import UnderstudyLua
+public import UnderstudyRunner
 
 /// Runs scenario source text (no file on disk) and returns the suite result.
 public func runScenarios(

@@ -126,7 +126,7 @@ struct BackendlessOAuthTests {
         let app = try app { $0.logins = false }
         nonisolated(unsafe) var seen: Value?
         _ = app.faults.inject(Fault(operation: "users.login_oauth", code: .number(3052), times: 1, condition: { arguments in
-            seen = arguments
+            seen = arguments.object
             return true
         }))
         #expect(failure { try app.loginOAuth(provider: "facebook", token: "fb-1", options: Self.mapping) }?.code == 3052)

@@ -149,7 +149,7 @@ struct KiiLoginTests {
         app.faults.inject(
             Fault(
                 operation: "users.login", code: .text("RESOURCE_TEMPORARILY_UNAVAILABLE"), status: 503,
-                condition: { $0 == .object(["identifier": "bob", "password": .string(kiiPassword)]) }
+                condition: { $0.object == .object(["identifier": "bob", "password": .string(kiiPassword)]) }
             )
         )
         #expect(app.loginUserID("alice") != nil)

@@ -234,8 +234,8 @@ scenario("kii: a failed request sends nothing", function()
   local app = understudy.kii()
   local u = reg(app, { username = "bob", email = "bob@example.com", password = "secret1" })
   local e0, s0 = #app.outbox.emails(), #app.outbox.sms()
-  assert(not app.users.request_password_reset(u.userID, "SMS"))
-  assert(not app.users.request_password_reset("LOGIN_NAME:nobody"))
+  assert(not understudy.ignore(app.users.request_password_reset(u.userID, "SMS")))
+  assert(not understudy.ignore(app.users.request_password_reset("LOGIN_NAME:nobody")))
   assert(#app.outbox.emails() == e0 and #app.outbox.sms() == s0, "nothing sent")
 end)
 
@@ -298,7 +298,7 @@ scenario("kii: a wrong PIN does not use the PIN up", function()
   local pin = pin_for(app)
   local wrong = (pin == "000000") and "111111" or "000000"
   for _ = 1, 3 do
-    assert(not app.users.complete_password_reset(u.userID, wrong, "newpass1"))
+    assert(not understudy.ignore(app.users.complete_password_reset(u.userID, wrong, "newpass1")))
   end
   assert(app.users.complete_password_reset(u.userID, pin, "newpass1") == true, "the right PIN still works")
 end)

@@ -73,9 +73,10 @@ scenario("fault.hits counts the calls the fault failed", function()
   local app = understudy.kii()
   local fault = inject(app, "users.register")
   expect.equal(fault.hits, 0, "hits before any call")
-  register(app, "alice")
-  register(app, "bob")
-  register(app, "carol")
+  -- the calls fail on purpose; only the count matters here
+  understudy.ignore(register(app, "alice"))
+  understudy.ignore(register(app, "bob"))
+  understudy.ignore(register(app, "carol"))
   expect.equal(fault.hits, 3, "hits after three calls")
 end)
 

@@ -1,48 +1,224 @@
+// The steps of scripts/kii-js-sdk/check: the real Kii JS SDK (KiiSDK.js, Node build) against `understudy serve` on
+// the port given. Steps tagged { v: 3 } need contract version 3 (../shared/spec/v3.md): pseudo users and topics.
+//   KII_SDK_COPY=/path/KiiSDK.js node run.js PORT
+const { Check, expect, expectEqual } = require('../lib/sdk-check');
+
 const port = process.argv[2];
+const check = new Check(port);
 const root = require(process.env.KII_SDK_COPY).create();
-const { Kii, KiiUser } = root;
+const { Kii, KiiUser, KiiPushMessageBuilder } = root;
 global.TRACE = process.env.TRACE === '1';
-Kii.initializeWithSite('understudy-kii-app', 'understudy-kii-key', `http://127.0.0.1:${port}/api`);
-const control = (path) => new Promise(r => require('http').get(`http://127.0.0.1:${port}/_understudy/${path}`, res => { let d=''; res.on('data', c=>d+=c); res.on('end', ()=>r(JSON.parse(d))); }));
-const ok = (label) => (v) => { console.log('OK  ', label); return v; };
-const expectFail = (label, p, want) => p.then(() => { console.log('FAIL', label, 'succeeded'); process.exitCode = 1; },
-  (e) => { const text = String(e && e.message || e); const good = text.includes(want); console.log(good ? 'OK  ' : 'FAIL', label, '->', text.slice(0, 120)); if (!good) process.exitCode = 1; });
+const APP = 'understudy-kii-app';
+Kii.initializeWithSite(APP, 'understudy-kii-key', `http://127.0.0.1:${port}/api`);
+
+const outbox = (kind) => check.outbox(kind, APP);
+const installationsOf = (pushes) => pushes.map(p => p.installation_id).sort();
+
 (async () => {
   try {
-    let user = KiiUser.userWithCredentials('jsuser@mi6.co.uk', '+819012345670', 'jsuser', 'secret1');
-    user = await user.register().then(ok('register'));
-    const oldToken = user.getAccessToken();
-    await user.update(null, null, { displayName: 'JS', score: 7, motto: '100% js' }).then(ok('update (displayName, custom fields)'));
-    await user.refresh().then(ok('refresh'));
-    console.log('     custom score =', user.get('score'), 'motto =', user.get('motto'));
-    await user.update(null, null, { rank: 'captain' }, ['score']).then(ok('update again (removeFields)'));
-    await user.refresh();
-    const merged = user.get('score') === undefined && user.get('rank') === 'captain' && user.getDisplayName() === 'JS';
-    console.log(merged ? 'OK  ' : 'FAIL', 'merge rule: score removed, rank set, displayName kept');
-    if (!merged) process.exitCode = 1;
-    await user.save().then(ok('save'));
-    await user.updatePassword('secret1', 'secret2').then(ok('updatePassword'));
-    await expectFail('refresh with the old token', user.refresh(), 'WRONG_TOKEN');
-    user = await KiiUser.authenticate('jsuser@mi6.co.uk', 'secret2').then(ok('authenticate with the new password'));
-    const push = user.pushInstallation();
-    const gcm = await push.installGcm('reg-1', false).then(ok('installGcm'));
-    console.log('     installationID', gcm.installationID);
-    const mqtt = await push.installMqtt(false).then(ok('installMqtt'));
-    const again = await push.installMqtt(false).then(ok('installMqtt again'));
-    console.log('     same MQTT installation:', mqtt.installationID === again.installationID);
-    await push.uninstall('reg-1', 'ANDROID').then(ok('uninstall ANDROID reg-1'));
-    await expectFail('uninstall again', push.uninstall('reg-1', 'ANDROID'), 'INSTALLATION_NOT_FOUND');
-    await expectFail('getMqttEndpoint (no broker)', push.getMqttEndpoint(mqtt.installationID), 'MQTT_ENDPOINT_NOT_READY');
-    await KiiUser.resetPassword('jsuser@mi6.co.uk').then(ok('resetPassword (legacy, email)'));
-    await KiiUser.resetPasswordWithNotificationMethod('jsuser@mi6.co.uk', 'EMAIL').then(ok('resetPasswordWithNotificationMethod EMAIL'));
-    await KiiUser.resetPasswordWithNotificationMethod('+819012345670', 'SMS_PIN').then(ok('resetPasswordWithNotificationMethod SMS_PIN'));
-    const sms = await control('outbox?kind=sms');
-    const pin = sms.sms[sms.sms.length - 1].code;
-    await expectFail('completeResetPassword wrong PIN', KiiUser.completeResetPassword('+819012345670', '000000', 'secret3'), 'INVALID_VERIFICATION_CODE');
-    await KiiUser.completeResetPassword('+819012345670', pin, 'secret3').then(ok('completeResetPassword'));
-    user = await KiiUser.authenticate('jsuser@mi6.co.uk', 'secret3').then(ok('authenticate after the reset'));
-    await expectFail('resetPassword of an unknown email', KiiUser.resetPassword('nobody@mi6.co.uk'), 'USER_NOT_FOUND');
-    await user.delete().then(ok('delete'));
-    await expectFail('authenticate after delete', KiiUser.authenticate('jsuser@mi6.co.uk', 'secret3'), 'invalid_grant');
-  } catch (e) { console.log('FAIL exception', e && (e.message || e), e && e.stack); process.exitCode = 1; }
+    await versions1and2();
+    await version3PseudoUsers();
+    await version3Topics();
+  } catch (e) {
+    console.log('FAIL exception', e && (e.stack || e.message || e));
+    process.exitCode = 1;
+  }
+  check.summary();
 })();
+
+async function versions1and2() {
+  let user = await check.step('register', () => KiiUser.userWithCredentials('jsuser@mi6.co.uk', '+819012345670', 'jsuser', 'secret1').register());
+  if (!user) throw new Error('sign-up failed: the other steps need the user');
+  await check.step('update (displayName, custom fields)', () => user.update(null, null, { displayName: 'JS', score: 7, motto: '100% js' }));
+  await check.step('refresh (custom fields read back, a % kept)', async () => {
+    await user.refresh();
+    expectEqual([user.get('score'), user.get('motto')], [7, '100% js'], 'custom fields');
+  });
+  await check.step('update again (removeFields): the merge rule', async () => {
+    await user.update(null, null, { rank: 'captain' }, ['score']);
+    await user.refresh();
+    expectEqual([user.get('score'), user.get('rank'), user.getDisplayName()], [undefined, 'captain', 'JS'], 'score removed, rank set, displayName kept');
+  });
+  await check.step('save', () => user.save());
+  await check.step('updatePassword', () => user.updatePassword('secret1', 'secret2'));
+  await check.fails('refresh with the old token', () => user.refresh(), 'WRONG_TOKEN');
+  user = await check.step('authenticate with the new password', () => KiiUser.authenticate('jsuser@mi6.co.uk', 'secret2')) || user;
+  const push = user.pushInstallation();
+  await check.step('installGcm', async () => {
+    const gcm = await push.installGcm('reg-1', false);
+    expect(typeof gcm.installationID === 'string', `installationID, got ${JSON.stringify(gcm)}`);
+  });
+  let mqtt;
+  await check.step('installMqtt twice: the same installation', async () => {
+    mqtt = await push.installMqtt(false);
+    const again = await push.installMqtt(false);
+    expectEqual(again.installationID, mqtt.installationID, 'installationID');
+  });
+  await check.step('uninstall ANDROID reg-1', () => push.uninstall('reg-1', 'ANDROID'));
+  await check.fails('uninstall again', () => push.uninstall('reg-1', 'ANDROID'), 'INSTALLATION_NOT_FOUND');
+  await check.fails('getMqttEndpoint (no broker)', () => push.getMqttEndpoint(mqtt && mqtt.installationID), 'MQTT_ENDPOINT_NOT_READY');
+  await check.step('resetPassword (legacy, email)', () => KiiUser.resetPassword('jsuser@mi6.co.uk'));
+  await check.step('resetPasswordWithNotificationMethod EMAIL', () => KiiUser.resetPasswordWithNotificationMethod('jsuser@mi6.co.uk', 'EMAIL'));
+  await check.step('resetPasswordWithNotificationMethod SMS_PIN', () => KiiUser.resetPasswordWithNotificationMethod('+819012345670', 'SMS_PIN'));
+  await check.fails('completeResetPassword with a wrong PIN', () => KiiUser.completeResetPassword('+819012345670', '000000', 'secret3'), 'INVALID_VERIFICATION_CODE');
+  await check.step('completeResetPassword with the texted PIN', async () => {
+    const sms = await outbox('sms');
+    await KiiUser.completeResetPassword('+819012345670', sms[sms.length - 1].code, 'secret3');
+  });
+  user = await check.step('authenticate after the reset', () => KiiUser.authenticate('jsuser@mi6.co.uk', 'secret3')) || user;
+  await check.fails('resetPassword of an unknown email', () => KiiUser.resetPassword('nobody@mi6.co.uk'), 'USER_NOT_FOUND');
+  await check.step('delete', () => user.delete());
+  await check.fails('authenticate after delete', () => KiiUser.authenticate('jsuser@mi6.co.uk', 'secret3'), 'invalid_grant');
+}
+
+async function version3PseudoUsers() {
+  let anon;
+  await check.step('registerAsPseudoUser: a token, isPseudoUser()', async () => {
+    anon = await KiiUser.registerAsPseudoUser(null, { displayName: 'Anon', level: 3 });
+    expect(typeof anon.getAccessToken() === 'string', 'an access token');
+    expectEqual([anon.isPseudoUser(), anon.getUsername() || null, anon.getEmailAddress() || null, anon.getPhoneNumber() || null],
+      [true, null, null, null], 'isPseudoUser, username, email, phone');
+    expectEqual(KiiUser.getCurrentUser() && KiiUser.getCurrentUser().getID(), anon.getID(), 'current user');
+  }, { v: 3 });
+  await check.step('refresh a pseudo user: still pseudo (_hasPassword false)', async () => {
+    await anon.refresh();
+    expectEqual([anon.isPseudoUser(), anon.getDisplayName(), anon.get('level')], [true, 'Anon', 3], 'isPseudoUser, displayName, level');
+  }, { v: 3 });
+  let token;
+  await check.step('putIdentity (username, password, a custom field)', async () => {
+    token = anon.getAccessToken();
+    await anon.putIdentity({ username: 'anon1' }, 'secret1', null, { level: 4 });
+    expectEqual([anon.isPseudoUser(), anon.getUsername()], [false, 'anon1'], 'isPseudoUser, username');
+  }, { v: 3 });
+  await check.step('the same token keeps working after putIdentity', async () => {
+    expectEqual(anon.getAccessToken(), token, 'token');
+    await anon.refresh();
+    expectEqual([anon.isPseudoUser(), anon.getUsername(), anon.get('level')], [false, 'anon1', 4], 'after refresh');
+  }, { v: 3 });
+  await check.step('authenticate with the identity put', async () => {
+    const user = await KiiUser.authenticate('anon1', 'secret1');
+    expectEqual(user.getID(), anon.getID(), 'userID');
+  }, { v: 3 });
+  await check.fails('putIdentity with a username another user holds', async () => {
+    const second = await KiiUser.registerAsPseudoUser();
+    return second.putIdentity({ username: 'anon1' }, 'secret2');
+  }, 'USER_ALREADY_EXISTS', { v: 3 });
+}
+
+async function version3Topics() {
+  // The subscriber: a user with an Android (GCM, production) and an iOS (APNS, development) installation.
+  let member, gcm, apns;
+  await check.step('a second user with an Android (production) and an iOS (development) installation', async () => {
+    await KiiUser.userWithUsername('member', 'secret1').register();
+    member = await KiiUser.authenticate('member', 'secret1');
+    gcm = (await member.pushInstallation().installGcm('fcm-member', false)).installationID;
+    apns = (await member.pushInstallation().installApns('apns-member', true)).installationID;
+  });
+  const appTopic = () => Kii.topicWithName('news');
+
+  // App-scope topics are the admin's: with no user logged in the SDK sends the app's credentials
+  // (x-kii-appid / x-kii-appkey), which the emulator takes for the app administrator.
+  KiiUser.logOut();
+  await check.step('Kii.topicWithName("news").save() with the app\'s credentials', () => appTopic().save(), { v: 3 });
+  await check.fails('save it again', () => appTopic().save(), 'TOPIC_ALREADY_EXISTS', { v: 3 });
+  await check.fails('save a topic whose id has a "."', () => Kii.topicWithName('bad.id').save(), 'INVALID_INPUT_DATA', { v: 3 });
+  await check.step('topic.exists(): true, and false for an unknown topic', async () => {
+    expectEqual([await appTopic().exists(), await Kii.topicWithName('nothing').exists()], [true, false], 'exists');
+  }, { v: 3 });
+  await check.step('Kii.listTopics()', async () => {
+    const [topics] = await Kii.listTopics();
+    expectEqual(topics.map(t => t.getName()), ['news'], 'topics');
+  }, { v: 3 });
+  // The SDK's other way to the administrator: a client-credentials token. Which client id and secret the emulator
+  // accepts is its choice; the app's id and key are what Basic credentials carry.
+  await check.step('Kii.authenticateAsAppAdmin (client id and secret: the app id and key), admin.topicWithName().save(), admin.listTopics()', async () => {
+    const admin = await Kii.authenticateAsAppAdmin(APP, 'understudy-kii-key');
+    await admin.topicWithName('alerts').save();
+    const [topics] = await admin.listTopics();
+    expectEqual(topics.map(t => t.getName()), ['alerts', 'news'], 'topics');
+    await admin.topicWithName('alerts').deleteTopic();
+  }, { v: 3 });
+
+  await KiiUser.authenticate('member', 'secret1').catch(() => null);
+  member = KiiUser.getCurrentUser() || member;
+  await check.fails('an app-scope topic cannot be created with a user token', () => Kii.topicWithName('mine').save(), 'UNAUTHORIZED', { v: 3 });
+  await check.step('pushSubscription().subscribe(app topic)', () => member.pushSubscription().subscribe(appTopic()), { v: 3 });
+  await check.step('pushSubscription().isSubscribed: true', async () => {
+    const [, , subscribed] = await member.pushSubscription().isSubscribed(appTopic());
+    expectEqual(subscribed, true, 'isSubscribed');
+  }, { v: 3 });
+  await check.fails('subscribe again', () => member.pushSubscription().subscribe(appTopic()), 'PUSH_SUBSCRIPTION_ALREADY_EXISTS', { v: 3 });
+  await check.fails('a user cannot send to an app-scope topic', () => appTopic().sendMessage(new KiiPushMessageBuilder({ msg: 'hi' }).build()), 'UNAUTHORIZED', { v: 3 });
+
+  // A user-scope topic: its owner creates it, subscribes and sends.
+  const diary = () => member.topicWithName('diary');
+  await check.step('user.topicWithName("diary").save()', () => diary().save(), { v: 3 });
+  await check.step('user.listTopics()', async () => {
+    const [topics] = await member.listTopics();
+    expectEqual(topics.map(t => t.getName()), ['diary'], 'topics');
+  }, { v: 3 });
+  await check.step('topic.sendMessage on the user\'s own topic: every installation of the subscriber', async () => {
+    await member.pushSubscription().subscribe(diary());
+    const before = (await outbox('pushes')).length;
+    await diary().sendMessage(new KiiPushMessageBuilder({ msg: 'dear diary' }).build());
+    const pushes = (await outbox('pushes')).slice(before);
+    expectEqual(installationsOf(pushes), [apns, gcm].sort(), 'installations pushed');
+    expect(pushes.every(p => p.topic === 'diary' && p.data && p.data.msg === 'dear diary' && p.pushMessageID),
+      `pushes carry topic, data and pushMessageID: ${JSON.stringify(pushes)}`);
+  }, { v: 3 });
+  await check.step('sendMessage with only GCM enabled: the Android installation', async () => {
+    const before = (await outbox('pushes')).length;
+    const builder = new KiiPushMessageBuilder({ msg: 'android' }).enableApns(false).enableJpush(false).enableMqtt(false);
+    await diary().sendMessage(builder.build());
+    expectEqual(installationsOf((await outbox('pushes')).slice(before)), [gcm], 'installations pushed');
+  }, { v: 3 });
+  await check.step('sendMessage to development only: the development (iOS) installation', async () => {
+    const before = (await outbox('pushes')).length;
+    await diary().sendMessage(new KiiPushMessageBuilder({ msg: 'dev' }).setSendToProduction(false).build());
+    expectEqual(installationsOf((await outbox('pushes')).slice(before)), [apns], 'installations pushed');
+  }, { v: 3 });
+  await check.fails('sendMessage with data over 2048 bytes while APNs is enabled', () =>
+    diary().sendMessage(new KiiPushMessageBuilder({ big: 'x'.repeat(2100) }).build()), 'INVALID_INPUT_DATA', { v: 3 });
+  await check.fails('sendMessage with a nested value in data', () => diary().sendMessage(new KiiPushMessageBuilder({ nested: { a: '1' } }).build()), 'INVALID_INPUT_DATA', { v: 3 });
+  let strangerTopic;
+  await check.step('another user cannot subscribe to a user-scope topic (setup: a second user)', async () => {
+    await KiiUser.userWithUsername('stranger', 'secret1').register();
+    const stranger = await KiiUser.authenticate('stranger', 'secret1');
+    strangerTopic = member.topicWithName('diary');
+    await stranger.pushSubscription().subscribe(strangerTopic).then(
+      () => { throw new Error('the subscription succeeded'); },
+      (e) => expect(String(e.message).includes('UNAUTHORIZED'), `wanted UNAUTHORIZED, got ${e.message}`));
+    const [, , subscribed] = await stranger.pushSubscription().isSubscribed(strangerTopic);
+    expectEqual(subscribed, false, 'isSubscribed');
+    await KiiUser.authenticate('member', 'secret1');
+    member = KiiUser.getCurrentUser();
+  }, { v: 3 });
+
+  // The admin (the app's credentials) sends to the app topic; then the member unsubscribes.
+  KiiUser.logOut();
+  await check.step('topic.sendMessage on the app topic with the app\'s credentials', async () => {
+    const before = (await outbox('pushes')).length;
+    await appTopic().sendMessage(new KiiPushMessageBuilder({ msg: 'breaking' }).build());
+    const pushes = (await outbox('pushes')).slice(before);
+    expectEqual(installationsOf(pushes), [apns, gcm].sort(), 'installations pushed');
+  }, { v: 3 });
+  await KiiUser.authenticate('member', 'secret1').catch(() => null);
+  member = KiiUser.getCurrentUser() || member;
+  await check.step('pushSubscription().unsubscribe, then isSubscribed: false', async () => {
+    await member.pushSubscription().unsubscribe(appTopic());
+    const [, , subscribed] = await member.pushSubscription().isSubscribed(appTopic());
+    expectEqual(subscribed, false, 'isSubscribed');
+  }, { v: 3 });
+  await check.fails('unsubscribe again', () => member.pushSubscription().unsubscribe(appTopic()), 'PUSH_SUBSCRIPTION_NOT_FOUND', { v: 3 });
+  await check.step('deleteTopic (user scope), then exists() is false', async () => {
+    await diary().deleteTopic();
+    expectEqual(await diary().exists(), false, 'exists');
+  }, { v: 3 });
+  await check.fails('deleteTopic again', () => diary().deleteTopic(), 'TOPIC_NOT_FOUND', { v: 3 });
+  KiiUser.logOut();
+  await check.step('deleteTopic (app scope) with the app\'s credentials', async () => {
+    await appTopic().deleteTopic();
+    const [topics] = await Kii.listTopics();
+    expectEqual(topics.map(t => t.getName()), [], 'topics left');
+  }, { v: 3 });
+}

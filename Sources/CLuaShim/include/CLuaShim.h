@@ -6,7 +6,8 @@
  *   with the error value pushed, and only then, after the Swift frame has returned, C calls lua_error.
  * - Swift enters Lua only through `us_pcall` (lua_pcallk with a message handler).
  * - Lua's function-like macros are wrapped here as static inline functions so Swift can call them.
- * - Every call that can raise (lua_error, luaL_error, luaL_check*, ...) appears only in CLuaShim.c.
+ * - Every call that can raise (lua_error, luaL_error, luaL_check*, ...) appears only in the shim's .c files
+ *   (us_state.c, us_calls.c, us_load.c, us_library.c, us_sandbox.c, us_scenarios.c, us_patterns.c).
  */
 #ifndef UNDERSTUDY_CLUASHIM_H
 #define UNDERSTUDY_CLUASHIM_H
@@ -57,6 +58,7 @@ typedef struct us_info {
     const char *scenario_chunk; /* the scenario file's chunk name (a string the registry keeps) */
     volatile int last_line;   /* the last line of the scenario file the count hook saw running */
     size_t backend_bytes;     /* memory the backends hold, estimated and counted in memory_used */
+    uint64_t last_hook_ns;    /* when the count hook last ran (CLOCK_MONOTONIC), to shorten slow periods */
     int close_depth;          /* nesting of coroutine.close (Lua 5.4.4 overflows the C stack without a limit) */
 } us_info;
 

@@ -10,7 +10,7 @@ extension BackendlessApp {
     /// Errors, in order: 3101 recovery off, 3020 no such user, 3075 a social user (contract version 3), 3025 the
     /// user has no email.
     public func restorePassword(identity: String) throws(BackendlessError) {
-        try checkFaults(.restorePassword, .object(["identity": .string(identity)]))
+        try checkFaults(.restorePassword, [.string(identity)])
         guard settings.passwordRecovery != .off else { throw .catalogue(3101) }
         guard let key = identityKey(.string(identity)), let user = identityIndex[key] else {
             throw .recoveryUserNotFound(identity)
@@ -47,9 +47,7 @@ extension BackendlessApp {
     /// stay, and the link is used up. Errors, in order: 3092 an unknown or used link (the emulator's choice),
     /// 3045 an empty password, 8000 a password over its `max_length`.
     public func resetPassword(linkOrToken: String, newPassword: String) throws(BackendlessError) {
-        try checkFaults(
-            .resetPassword, .object(["link_or_token": .string(linkOrToken), "new_password": .string(newPassword)])
-        )
+        try checkFaults(.resetPassword, [.string(linkOrToken), .string(newPassword)])
         let token = Self.recoveryToken(in: linkOrToken)
         guard let link = recoveryLinks[token], let user = users[link.user] else { throw .invalidRecoveryLink(used: false) }
         guard !link.used else { throw .invalidRecoveryLink(used: true) }
@@ -97,7 +95,7 @@ extension BackendlessApp {
     /// Earlier links keep working. Errors, in order: 3103 confirmation off, 3104 no such user (or no email to
     /// send to), 3102 already confirmed.
     public func resendConfirmation(identity: String) throws(BackendlessError) {
-        try checkFaults(.resendConfirmation, .object(["identity": .string(identity)]))
+        try checkFaults(.resendConfirmation, [.string(identity)])
         let (user, address) = try pendingConfirmation(identity: identity)
         sendConfirmation(to: address, for: user)
     }
@@ -105,7 +103,7 @@ extension BackendlessApp {
     /// A new confirmation link for the pending user with this identity value, sent nowhere: the app delivers it
     /// itself (`users.confirmation_url`). Errors as `resendConfirmation`.
     public func confirmationURL(identity: String) throws(BackendlessError) -> String {
-        try checkFaults(.confirmationURL, .object(["identity": .string(identity)]))
+        try checkFaults(.confirmationURL, [.string(identity)])
         let (user, _) = try pendingConfirmation(identity: identity)
         return makeConfirmationLink(for: user)
     }
@@ -136,7 +134,7 @@ extension BackendlessApp {
 
     /// The user with this objectId, or nil (`users.get`; guests included). Only an injected fault fails it.
     public func getUser(objectID: String) throws(BackendlessError) -> BackendlessUser? {
-        try checkFaults(.getUser, .object(["objectId": .string(objectID)]))
+        try checkFaults(.getUser, [.string(objectID)])
         return user(objectID: objectID)
     }
 
@@ -148,10 +146,7 @@ extension BackendlessApp {
     /// new identity is taken, 3050 a password that is not a string, 3045 the identity, password or a required
     /// property (or the email while confirmation is on) set empty, 8000 a value over its `max_length`.
     public func update(objectID: String, properties: [Property], token: String) throws(BackendlessError) -> BackendlessUser {
-        try checkFaults(
-            .updateUser,
-            .object(["objectId": .string(objectID), "props": Value(properties: properties), "token": .string(token)])
-        )
+        try checkFaults(.updateUser, [.string(objectID), Value(properties: properties), .string(token)])
         guard let session = Identifier128(parsing: token), let caller = sessions[session] else { throw .unknownToken(token) }
         guard let id = Identifier128(parsing: objectID), let user = users[id] else { throw .unknownUserID(objectID) }
         guard caller === user else { throw .catalogue(3029) }
@@ -209,7 +204,7 @@ extension BackendlessApp {
     /// and their confirmation and recovery links stop working. Device registrations are not a user's and stay.
     /// Errors: 1000 no user with that id.
     public func delete(objectID: String) throws(BackendlessError) {
-        try checkFaults(.deleteUser, .object(["objectId": .string(objectID)]))
+        try checkFaults(.deleteUser, [.string(objectID)])
         guard let id = Identifier128(parsing: objectID), let user = users.removeValue(forKey: id) else {
             throw .entityNotFound(objectID)
         }

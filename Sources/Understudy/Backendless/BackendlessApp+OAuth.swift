@@ -23,13 +23,13 @@ extension BackendlessApp {
     /// differs); on a first login 3009 registration off, 3039 `guest` not a guest's objectId, 3014 the mapped
     /// properties break a registration rule (3012, 8000, 3033 in registration's order), 3021 the emulator is
     /// full; on later logins 3090 disabled, 3036 locked out.
-    public func loginOAuth(provider: String, token: String, options: OAuthLoginOptions = OAuthLoginOptions())
+    /// - Parameter options: nil when a Lua call passed none (a fault's `when(args)` then sees `args.options` as
+    ///   nil); over HTTP always given.
+    public func loginOAuth(provider: String, token: String, options: OAuthLoginOptions? = nil)
         throws(BackendlessError) -> BackendlessSession
     {
-        try checkFaults(
-            .loginOAuth,
-            .object(["provider": .string(provider), "token": .string(token), "options": options.faultArguments])
-        )
+        try checkFaults(.loginOAuth, [.string(provider), .string(token), options?.faultArguments ?? .null])
+        let options = options ?? OAuthLoginOptions()
         guard settings.logins else { throw .loginsDisabled }
         let provider = provider.lowercasedIfNeeded()
         guard let account = oauth.accounts[OAuthDirectory.TokenKey(provider: provider, token: token)],

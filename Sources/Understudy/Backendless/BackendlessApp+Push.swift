@@ -5,12 +5,12 @@ extension BackendlessApp {
         token: String, deviceID: String?, os: DeviceRegistration.OperatingSystem, osVersion: String? = nil,
         channels: [String]? = nil, expiration: Value? = nil
     ) throws(BackendlessError) -> DeviceRegistration {
-        try checkFaults(.registerDevice,
+        try checkFaults(.registerDevice, [
             .object([
-                "token": .string(token), "device_id": deviceID.map(Value.string) ?? .null, "os": .string(os.rawValue),
+                "token": .string(token), "device_id": Value(deviceID), "os": .string(os.rawValue), "os_version": Value(osVersion),
                 "channels": channels.map { .array($0.map(Value.string)) } ?? .null, "expiration": expiration ?? .null,
             ])
-        )
+        ])
         return try devices.register(
             token: token, deviceID: deviceID, os: os, osVersion: osVersion, channels: channels,
             expiration: expiration, now: clock.now
@@ -24,13 +24,13 @@ extension BackendlessApp {
 
     /// `devices.get`: the live registration of a device, or nil; an injected fault fails it.
     public func getDevice(_ deviceID: String) throws(BackendlessError) -> DeviceRegistration? {
-        try checkFaults(.getDevice, .object(["device_id": .string(deviceID)]))
+        try checkFaults(.getDevice, [.string(deviceID)])
         return device(deviceID)
     }
 
     /// Cancels a device's registration (5001 when it has none).
     public func unregisterDevice(_ deviceID: String) throws(BackendlessError) {
-        try checkFaults(.unregisterDevice, .object(["device_id": .string(deviceID)]))
+        try checkFaults(.unregisterDevice, [.string(deviceID)])
         guard devices.unregister(deviceID, now: clock.now) else { throw BackendlessError.catalogue(5001) }
     }
 
@@ -52,12 +52,12 @@ extension BackendlessApp {
     /// Publishes a push notification to the live devices of a channel, or to the listed devices. Returns the
     /// device ids delivered to, sorted; each delivery lands in the outbox.
     public func publish(message: String, channel: String? = nil, deviceIDs: [String]? = nil) throws(BackendlessError) -> [String] {
-        try checkFaults(.publish,
+        try checkFaults(.publish, [
             .object([
-                "message": .string(message), "channel": channel.map(Value.string) ?? .null,
+                "message": .string(message), "channel": Value(channel),
                 "device_ids": deviceIDs.map { .array($0.map(Value.string)) } ?? .null,
             ])
-        )
+        ])
         let now = clock.now
         let delivered: [String]
         let recordedChannel: String?

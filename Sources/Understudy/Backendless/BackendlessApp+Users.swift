@@ -12,7 +12,7 @@ extension BackendlessApp {
     /// error catalogue; the first that applies wins. Does not log in.
     /// - Parameter request: the properties as sent, in order; nil when the request had none at all.
     public func register(_ request: consuming [Property]?) throws(BackendlessError) -> BackendlessUser {
-        try checkFaults(.register, request.map(Value.init(properties:)) ?? .null)
+        try checkFaults(.register, [request.map(Value.init(properties:)) ?? .null])
         let registration = try validate(consume request)
         if let existing = identityIndex[registration.identityKey], existing !== registration.guest {
             throw .userAlreadyExists
@@ -220,7 +220,7 @@ extension BackendlessApp {
 
     /// Logs in with the identity value and password; returns the session with its token.
     public func login(identity: String?, password: String?) throws(BackendlessError) -> BackendlessSession {
-        try checkFaults(.login, .object(["identity": identity.map(Value.string) ?? .null, "password": password.map(Value.string) ?? .null]))
+        try checkFaults(.login, [Value(identity), Value(password)])
         guard settings.logins else { throw .loginsDisabled }
         guard let identity, !identity.isEmpty, let password, !password.isEmpty else { throw .emptyLogin }
         guard let key = identityKey(.string(identity)), let user = identityIndex[key] else { throw .invalidLogin }
@@ -261,7 +261,7 @@ extension BackendlessApp {
 
     /// Ends the session of `token`.
     public func logout(token: String) throws(BackendlessError) {
-        try checkFaults(.logout, .object(["token": .string(token)]))
+        try checkFaults(.logout, [.string(token)])
         guard let id = Identifier128(parsing: token), let user = sessions.removeValue(forKey: id) else {
             throw .unknownToken(token)
         }
@@ -276,13 +276,13 @@ extension BackendlessApp {
 
     /// `users.is_valid_token`: whether a token is a live session; an injected fault fails it.
     public func isValidToken(_ token: String) throws(BackendlessError) -> Bool {
-        try checkFaults(.isValidToken, .object(["token": .string(token)]))
+        try checkFaults(.isValidToken, [.string(token)])
         return (try? user(forToken: token)) != nil
     }
 
     /// Creates a guest account and logs it in.
     public func guestLogin() throws(BackendlessError) -> BackendlessSession {
-        try checkFaults(.guestLogin, .object([:]))
+        try checkFaults(.guestLogin, [])
         guard users.count < capacity.maxUsers else { throw .full(capacity.maxUsers) }
         let user = StoredUser(
             objectID: random.nextIdentifier(), properties: [], password: nil, status: .guest, created: clock.milliseconds
@@ -296,7 +296,7 @@ extension BackendlessApp {
 
     /// Confirms a pending user's email (what clicking the confirmation link does).
     public func confirmEmail(objectID: String) throws(BackendlessError) -> BackendlessUser {
-        try checkFaults(.confirmEmail, .object(["objectId": .string(objectID)]))
+        try checkFaults(.confirmEmail, [.string(objectID)])
         guard let id = Identifier128(parsing: objectID), let user = users[id] else { throw .unknownObjectID(objectID) }
         if user.status == .emailConfirmationPending {
             user.status = .enabled
@@ -315,7 +315,7 @@ extension BackendlessApp {
 
     /// Enables or disables an account, as the console does. Disabling ends the user's sessions.
     public func setStatus(objectID: String, to status: UserStatus) throws(BackendlessError) -> BackendlessUser {
-        try checkFaults(.setStatus, .object(["objectId": .string(objectID), "status": .string(status.rawValue)]))
+        try checkFaults(.setStatus, [.string(objectID), .string(status.rawValue)])
         guard let id = Identifier128(parsing: objectID), let user = users[id] else { throw .unknownObjectID(objectID) }
         user.status = status
         user.updated = clock.milliseconds

@@ -54,14 +54,18 @@ public final class BackendlessApp: EmulatedApp {
     }
 
     /// Throws the fault's error when one applies to this call.
-    func checkFaults(_ operation: BackendlessOperation, _ arguments: @autoclosure () -> Value) throws(BackendlessError) {
-        if let fault = triggerFault(operation.name, arguments: arguments()), fault.code != nil { throw failure(for: fault) }
+    /// `arguments` are the call's, in the order the operation declares them: a fault's `when(args)` sees them by
+    /// their declared names, whether the call came from Lua or over HTTP.
+    func checkFaults(_ operation: BackendlessOperation, _ arguments: @autoclosure () -> [Value]) throws(BackendlessError) {
+        if let fault = triggerFault(operation.name, arguments: operation.faultArguments(arguments())), fault.code != nil {
+            throw failure(for: fault)
+        }
     }
 
     /// For an operation an adapter answers without a domain call (`isAnsweredByAdapter`): throws the error of the
     /// fault that applies to this call, if one does.
-    public func checkAdapterFaults(_ operation: BackendlessOperation, _ arguments: Value) throws(BackendlessError) {
-        try checkFaults(operation, arguments)
+    public func checkAdapterFaults(_ operation: BackendlessOperation, _ arguments: @autoclosure () -> [Value]) throws(BackendlessError) {
+        try checkFaults(operation, arguments())
     }
 
     func identityKey(_ value: Value) -> IndexKey? {

@@ -111,25 +111,4 @@ extension BackendlessError {
         entry(socialUserIdentity, when: "update of a social user that changes its identity property", [.updateUser], settings: ["identity"], version: 3),
     ]
 
-    /// The checks of each operation, first to last (docs/errors.md, "Order of checks" and "Order of checks for the
-    /// account lifecycle").
-    public static let checkOrder: [String: [String]] = [
-        "users.register": ["fault", "3038", "3009", "3039", "3043", "3011", "3013", "3078", "3040", "3010", "3012", "3041", "8000", "3033", "3021"],
-        "users.login": ["fault", "3034", "3006", "3003", "3036", "3003", "3090", "3087", "3002", "3044"],
-        "users.logout": ["fault", "3064"],
-        "users.guest_login": ["fault", "3021"],
-        "users.confirm_email": ["fault", "1000"],
-        "users.set_status": ["fault", "1000"],
-        "devices.register": ["fault", "5011", "8000", "8000", "5044", "5004", "5043"],
-        "devices.unregister": ["fault", "5001"],
-        "push.publish": ["fault"],
-        "users.restore_password": ["fault", "3101", "3020", "3075", "3025"],
-        "users.reset_password": ["fault", "3092", "3045", "8000"],
-        "users.resend_confirmation": ["fault", "3103", "3104", "3102", "3104"],
-        "users.confirmation_url": ["fault", "3103", "3104", "3102", "3104"],
-        "users.update": ["fault", "3064", "3030", "3029", "3072", "3096", "3040", "3018", "3050", "3045", "8000"],
-        "users.delete": ["fault", "1000"],
-        "users.get": ["fault"],
-        "users.login_oauth": ["fault", "3034", "3052", "3009", "3039", "3014", "3021", "3090", "3036"],
-    ]
 }

@@ -86,10 +86,21 @@ public enum ErrorCatalogue {
     }
 
     /// The order in which an operation's checks run: the first that applies decides the code (`fault` first).
+    /// Taken from the operations' declarations (`OperationDeclaration.checks`); operations whose only check is a
+    /// fault are left out.
     public static func checkOrder(of flavour: Flavour) -> [String: [String]] {
+        var orders: [String: [String]] = [:]
+        for declaration in declarations(of: flavour) where declaration.checks != [.fault] {
+            orders[declaration.name] = declaration.checkNames
+        }
+        return orders
+    }
+
+    /// Every operation's declaration of one flavour.
+    public static func declarations(of flavour: Flavour) -> [OperationDeclaration] {
         switch flavour {
-        case .backendless: return BackendlessError.checkOrder
-        case .kii: return KiiError.checkOrder
+        case .backendless: return BackendlessOperation.declarations
+        case .kii: return KiiOperation.declarations
         }
     }
 }

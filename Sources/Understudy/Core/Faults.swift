@@ -7,7 +7,7 @@ public enum FaultCode: Sendable, Hashable {
 /// A rule that makes matching calls of one operation fail on purpose.
 public struct Fault {
     /// Decides from the call's arguments whether the fault applies (a Lua `when` predicate, for instance).
-    public typealias Condition = (Value) -> Bool
+    public typealias Condition = (FaultArguments) -> Bool
 
     /// Stable id, for `hits`, `remove` and listing.
     public let id: Int
@@ -144,10 +144,10 @@ extension EmulatedApp {
     /// The fault that fails this call of `operation`, if one applies; counts its hit. A `when` predicate runs
     /// while the app's faults are not being changed, so it may read `hits`, inject or remove faults, and call
     /// the app; the calls it makes are not subject to its own fault (no endless recursion).
-    public func triggerFault(_ operation: String, arguments: @autoclosure () -> Value) -> Fault? {
+    public func triggerFault(_ operation: String, arguments: @autoclosure () -> FaultArguments) -> Fault? {
         let candidates = faults.active  // a copy: what predicates do to the faults does not disturb this loop
         if candidates.isEmpty { return nil }
-        var lazyArguments: Value?
+        var lazyArguments: FaultArguments?
         for candidate in candidates where candidate.operation == operation && !faults.evaluating.contains(candidate.id) {
             if let condition = candidate.condition {
                 if lazyArguments == nil { lazyArguments = arguments() }

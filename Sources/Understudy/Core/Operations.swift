@@ -9,6 +9,8 @@ public enum Flavour: String, Sendable, CaseIterable, Hashable {
 public protocol Operation: RawRepresentable, CaseIterable, Sendable, Hashable where RawValue == String {
     /// The flavour whose apps answer it.
     static var flavour: Flavour { get }
+    /// Every fact about it but its rules and its prose (`BackendlessDeclarations.swift`, `KiiDeclarations.swift`).
+    var declaration: OperationDeclaration { get }
 }
 
 extension Operation {
@@ -42,22 +44,12 @@ public enum BackendlessOperation: String, Operation {
     case getDevice = "devices.get"
     case unregisterDevice = "devices.unregister"
     case publish = "push.publish"
-    // Answered by the HTTP routes alone: the app info the JS SDK loads, the caller's roles, the Users table's
-    // columns, password verification (CloudCode only) and a published message's status.
+    // Answered by the HTTP routes alone.
     case appInfo = "app.info"
     case userRoles = "users.roles"
     case describeUsers = "users.describe"
     case verifyPassword = "users.verify_password"
     case messageStatus = "push.message_status"
-
-    /// True for operations the adapters answer without a domain call (reading what the app holds): the adapter
-    /// checks their faults with `checkAdapterFaults`.
-    public var isAnsweredByAdapter: Bool {
-        switch self {
-        case .appInfo, .userRoles, .describeUsers, .verifyPassword, .messageStatus: return true
-        default: return false
-        }
-    }
 }
 
 /// The operations of a Kii app, named as `app.faults.inject{ op = ... }` names them.
@@ -86,16 +78,7 @@ public enum KiiOperation: String, Operation {
     case listInstallations = "installations.list"
     case unregisterInstallation = "installations.unregister"
     case sendToUser = "push.send_to_user"
-    // Answered by the HTTP routes alone: a user's disabled flag, an MQTT installation's broker endpoint.
+    // Answered by the HTTP routes alone.
     case userStatus = "users.status"
     case mqttEndpoint = "installations.mqtt_endpoint"
-
-    /// True for operations the adapters answer without a domain call (reading what the app holds): the adapter
-    /// checks their faults with `checkAdapterFaults`.
-    public var isAnsweredByAdapter: Bool {
-        switch self {
-        case .getInstallation, .listInstallations, .userStatus, .mqttEndpoint: return true
-        default: return false
-        }
-    }
 }

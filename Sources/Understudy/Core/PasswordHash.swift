@@ -1,5 +1,3 @@
-internal import Crypto
-
 /// A salted SHA-256 of a password. The password itself is never stored.
 public struct PasswordHash: Sendable, Hashable {
     /// The 32 digest bytes as two 128-bit halves: plain words keep the hash (and every user holding one) 8-byte
@@ -23,8 +21,7 @@ public struct PasswordHash: Sendable, Hashable {
         Self.hash(password, salt: salt) == digest
     }
 
-    /// SHA-256 of the salt's bytes followed by the password's UTF-8, fed to the hasher in one piece (each
-    /// `update` of swift-crypto has a cost of its own, several times that of hashing a short password).
+    /// SHA-256 of the salt's bytes followed by the password's UTF-8.
     private static func hash(_ password: String, salt: Identifier128) -> Digest {
         var password = password
         return password.withUTF8 { utf8 in
@@ -32,9 +29,7 @@ public struct PasswordHash: Sendable, Hashable {
                 message.storeBytes(of: salt.high, toByteOffset: 0, as: UInt64.self)
                 message.storeBytes(of: salt.low, toByteOffset: 8, as: UInt64.self)
                 UnsafeMutableRawBufferPointer(rebasing: message[16...]).copyMemory(from: UnsafeRawBufferPointer(utf8))
-                var hasher = SHA256()
-                hasher.update(bufferPointer: UnsafeRawBufferPointer(message))
-                return hasher.finalize().withUnsafeBytes { bytes in
+                return SHA256.digest(of: UnsafeRawBufferPointer(message)) { bytes in
                     Digest(
                         first: Identifier128(
                             high: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self),

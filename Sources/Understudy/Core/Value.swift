@@ -59,6 +59,11 @@ extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Expres
 }
 
 extension Value {
+    /// The string, or `null` when there is none.
+    public init(_ text: String?) {
+        self = text.map(Value.string) ?? .null
+    }
+
     /// An object holding these properties (the first wins where a name repeats).
     public init(properties: [Property]) {
         var object: [String: Value] = [:]

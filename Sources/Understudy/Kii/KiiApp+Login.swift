@@ -7,8 +7,7 @@ extension KiiApp {
     /// `LOGIN_NAME:…`. An email address or phone number logs in only once verified. Any failure is the same
     /// 400 `invalid_grant`, never saying which part was wrong.
     public func login(identifier: String, password: String) throws(KiiError) -> KiiSession {
-        try checkFaults(.login, .object(["identifier": .string(identifier), "password": .string(password)])
-        )
+        try checkFaults(.login, [.string(identifier), .string(password)])
         guard let user = resolve(identifier), !user.isDisabled, user.password.matches(password) else {
             throw .invalidGrant
         }

@@ -17,13 +17,12 @@ extension KiiApp {
     public func register(
         username: String? = nil, email: String? = nil, phone: String? = nil, country: String? = nil, password: String?
     ) throws(KiiError) -> KiiUser {
-        try checkFaults(.register,
+        try checkFaults(.register, [
             .object([
-                "username": username.map(Value.string) ?? .null, "email": email.map(Value.string) ?? .null,
-                "phone": phone.map(Value.string) ?? .null, "country": country.map(Value.string) ?? .null,
-                "password": password.map(Value.string) ?? .null,
+                "username": Value(username), "email": Value(email), "phone": Value(phone), "country": Value(country),
+                "password": Value(password),
             ])
-        )
+        ])
 
         // Field rules.
         var loginName: String?

@@ -7,7 +7,7 @@ extension KiiApp {
     /// Errors: 404 `USER_NOT_FOUND`; 401 `USER_DISABLED`; 400 `INVALID_ACCOUNT_STATUS` when nothing waits for
     /// verification; 403 `INVALID_VERIFICATION_CODE` for a wrong code (the right one keeps working).
     public func verifyEmail(userID: String, code: String) throws(KiiError) -> KiiUser {
-        try checkFaults(.verifyEmail, .object(["userID": .string(userID), "code": .string(code)]))
+        try checkFaults(.verifyEmail, [.string(userID), .string(code)])
         let user = try storedUser(userID)
         if user.isDisabled { throw .userDisabled(user.userID) }
         guard user.emailAwaitingVerification != nil, let expected = user.emailCode else {
@@ -31,7 +31,7 @@ extension KiiApp {
     /// 403 `INVALID_VERIFICATION_CODE` for a wrong code; 410 `PHONE_NUMBER_VERIFICATION_CODE_EXPIRED` for the
     /// right code more than `sms_code_ttl` seconds after it was sent (exactly at the limit it still works).
     public func verifyPhone(userID: String, code: String) throws(KiiError) -> KiiUser {
-        try checkFaults(.verifyPhone, .object(["userID": .string(userID), "code": .string(code)]))
+        try checkFaults(.verifyPhone, [.string(userID), .string(code)])
         let user = try storedUser(userID)
         if user.isDisabled { throw .userDisabled(user.userID) }
         guard user.phoneAwaitingVerification != nil, let expected = user.phoneCode else {
@@ -55,7 +55,7 @@ extension KiiApp {
     /// Sends the verification email again, with the same code, to the address waiting for verification.
     /// Errors: 404 `USER_NOT_FOUND`; 400 `INVALID_ACCOUNT_STATUS` when nothing waits.
     public func resendEmailVerification(userID: String) throws(KiiError) {
-        try checkFaults(.resendEmailVerification, .object(["userID": .string(userID)]))
+        try checkFaults(.resendEmailVerification, [.string(userID)])
         let user = try storedUser(userID)
         guard let address = user.emailAwaitingVerification else {
             throw .invalidAccountStatus(accountType: "email address")
@@ -67,7 +67,7 @@ extension KiiApp {
     /// the previous code stops working. Errors: 404 `USER_NOT_FOUND`; 400 `INVALID_ACCOUNT_STATUS` when nothing
     /// waits.
     public func resendPhoneVerification(userID: String) throws(KiiError) {
-        try checkFaults(.resendPhoneVerification, .object(["userID": .string(userID)]))
+        try checkFaults(.resendPhoneVerification, [.string(userID)])
         let user = try storedUser(userID)
         guard let number = user.phoneAwaitingVerification else {
             throw .invalidAccountStatus(accountType: "phone number")

@@ -55,14 +55,18 @@ public final class KiiApp: EmulatedApp {
     }
 
     /// Throws the fault's error when one applies to this call.
-    func checkFaults(_ operation: KiiOperation, _ arguments: @autoclosure () -> Value) throws(KiiError) {
-        if let fault = triggerFault(operation.name, arguments: arguments()), fault.code != nil { throw KiiError(fault: fault) }
+    /// `arguments` are the call's, in the order the operation declares them: a fault's `when(args)` sees them by
+    /// their declared names, whether the call came from Lua or over HTTP.
+    func checkFaults(_ operation: KiiOperation, _ arguments: @autoclosure () -> [Value]) throws(KiiError) {
+        if let fault = triggerFault(operation.name, arguments: operation.faultArguments(arguments())), fault.code != nil {
+            throw KiiError(fault: fault)
+        }
     }
 
     /// For an operation an adapter answers without a domain call (`isAnsweredByAdapter`): throws the error of the
     /// fault that applies to this call, if one does.
-    public func checkAdapterFaults(_ operation: KiiOperation, _ arguments: Value) throws(KiiError) {
-        try checkFaults(operation, arguments)
+    public func checkAdapterFaults(_ operation: KiiOperation, _ arguments: @autoclosure () -> [Value]) throws(KiiError) {
+        try checkFaults(operation, arguments())
     }
 
     /// The stored user with this userID; 404 `USER_NOT_FOUND` otherwise.
@@ -79,7 +83,7 @@ public final class KiiApp: EmulatedApp {
 
     /// `users.get`: the user with this userID, or nil; an injected fault fails it.
     public func getUser(userID: String) throws(KiiError) -> KiiUser? {
-        try checkFaults(.getUser, .object(["userID": .string(userID)]))
+        try checkFaults(.getUser, [.string(userID)])
         return user(userID: userID)
     }
 

@@ -78,26 +78,4 @@ extension KiiError {
                  version: 2),
     ]
 
-    /// The checks of each operation, first to last (docs/errors.md, "Order of checks (Kii)").
-    public static let checkOrder: [String: [String]] = [
-        "users.register": ["fault", "INVALID_INPUT_DATA", "PASSWORD_TOO_SHORT", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS", "RESOURCE_TEMPORARILY_UNAVAILABLE"],
-        "users.login": ["fault", "invalid_grant"],
-        "users.verify_email": ["fault", "USER_NOT_FOUND", "USER_DISABLED", "INVALID_ACCOUNT_STATUS", "INVALID_VERIFICATION_CODE"],
-        "users.verify_phone": ["fault", "USER_NOT_FOUND", "USER_DISABLED", "INVALID_ACCOUNT_STATUS", "INVALID_VERIFICATION_CODE", "PHONE_NUMBER_VERIFICATION_CODE_EXPIRED"],
-        "users.change_email": ["fault", "USER_NOT_FOUND", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS"],
-        "users.change_phone": ["fault", "USER_NOT_FOUND", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS"],
-        "users.resend_email_verification": ["USER_NOT_FOUND", "INVALID_ACCOUNT_STATUS"],
-        "users.resend_phone_verification": ["USER_NOT_FOUND", "INVALID_ACCOUNT_STATUS"],
-        "users.request_password_reset": ["fault", "USER_NOT_FOUND", "USER_DISABLED", "INVALID_STATUS"],
-        "users.complete_password_reset": ["fault", "USER_NOT_FOUND", "USER_DISABLED", "INVALID_INPUT_DATA", "INVALID_INPUT_DATA", "PASSWORD_TOO_SHORT", "INVALID_INPUT_DATA", "INVALID_VERIFICATION_CODE", "PIN_CODE_EXPIRED"],
-        "users.open_reset_link": ["fault", "USER_NOT_FOUND", "USER_DISABLED"],
-        "users.change_password": ["fault", "USER_NOT_FOUND", "WRONG_PASSWORD", "PASSWORD_TOO_SHORT", "INVALID_INPUT_DATA"],
-        "users.update": ["fault", "USER_NOT_FOUND", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS"],
-        "users.delete": ["fault", "USER_NOT_FOUND"],
-        "users.set_disabled": ["fault", "USER_NOT_FOUND"],
-        "users.me": ["fault", "WRONG_TOKEN"],
-        "installations.register": ["fault", "USER_NOT_FOUND", "INVALID_INPUT_DATA", "INVALID_INPUT_DATA"],
-        "installations.unregister": ["fault", "INSTALLATION_NOT_FOUND"],
-        "push.send_to_user": ["fault", "USER_NOT_FOUND"],
-    ]
 }

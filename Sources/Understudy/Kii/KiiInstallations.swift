@@ -80,11 +80,9 @@ extension KiiApp {
     public func registerInstallation(
         userID: String, type: String, token: String?, development: Bool = false
     ) throws(KiiError) -> KiiInstallation {
-        try checkFaults(.registerInstallation,
-            .object([
-                "user": .string(userID), "type": .string(type), "token": token.map(Value.string) ?? .null,
-                "development": .bool(development),
-            ]))
+        try checkFaults(.registerInstallation, [
+            .object(["user": .string(userID), "type": .string(type), "token": Value(token), "development": .bool(development)])
+        ])
         let user = try storedUser(userID)
         guard let deviceType = KiiDeviceType(rawValue: type) else {
             throw .invalidInput(
@@ -156,7 +154,7 @@ extension KiiApp {
 
     /// Removes an installation. Errors: 404 `INSTALLATION_NOT_FOUND`.
     public func unregisterInstallation(id: String) throws(KiiError) {
-        try checkFaults(.unregisterInstallation, .object(["installationID": .string(id)]))
+        try checkFaults(.unregisterInstallation, [.string(id)])
         guard lifecycle.installations.remove(id) != nil else { throw .installationNotFound(id) }
     }
 
@@ -164,7 +162,7 @@ extension KiiApp {
     /// Errors: 404 `USER_NOT_FOUND`.
     /// - Returns: the installation ids delivered to, sorted.
     public func sendToUser(userID: String, message: String) throws(KiiError) -> [String] {
-        try checkFaults(.sendToUser, .object(["user": .string(userID), "message": .string(message)]))
+        try checkFaults(.sendToUser, [.object(["user": .string(userID), "message": .string(message)])])
         let user = try storedUser(userID)
         if user.isDisabled { return [] }
         let targets = lifecycle.installations.owned(by: user.userID)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
 internal import Foundation
+#endif
 internal import Understudy
 
 /// A control request that cannot be carried out; `reply` says why (`{"error": CODE, "message": …}`).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
 internal import Foundation
+#endif
 internal import HTTPTypes
 internal import Understudy
 
@@ -8,20 +12,18 @@ internal import Understudy
 /// Registered from `BackendlessRoutes.register`.
 enum BackendlessLifecycleRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
-        table.addBackendless(.get, "/info", .none, .appInfo, "App info the JS SDK loads at start (loggers, rtURL)", info)
-        table.addBackendless(.get, "/users/restorepassword/{identity}", .none, .restorePassword, "Send the password-recovery email", restorePassword)
-        table.addBackendless(.get, "/users/changepassword/{token}", .none, .resetPassword, "The recovery link's page: a form for a new password", changePasswordPage)
-        table.addBackendless(.post, "/users/changepassword/{token}", .text, .resetPassword, "The recovery page's form: set the new password", changePassword)
-        table.addBackendless(.post, "/users/resendconfirmation/{identity}", .none, .resendConfirmation, "Send the confirmation email again", resendConfirmation)
-        table.addBackendless(.post, "/users/createEmailConfirmationURL/{identity}", .none, .confirmationURL, "A new confirmation link, sent nowhere", confirmationURL)
-        table.addBackendless(.put, "/users/{objectId}", .json, .updateUser, "Update the user of the user-token header", updateUser)
-        table.addBackendless(.get, "/data/Users/{objectId}", .none, .getUser, "Read a user by objectId", getUser)
-        table.addBackendless(.delete, "/data/Users/{objectId}", .none, .deleteUser, "Delete a user by objectId", deleteUser)
-        table.addBackendless(.get, "/users/userroles", .none, .userRoles, "The roles of the caller", userRoles)
-        table.addBackendless(.get, "/users/userclassprops", .none, .describeUsers, "The columns of the Users table", userClassProperties)
-        table.addBackendless(.post, "/users/verifypassword", .none, .verifyPassword, "Verify a password (CloudCode only: 3122)", verifyPassword)
-        table.addBackendless(.post, "/users/verifypassowrd", .none, .verifyPassword, "Verify a password, the JS SDK's spelling (CloudCode only: 3122)", verifyPassword)
-        table.addBackendless(.get, "/messaging/{messageId}", .none, .messageStatus, "The status of a published message", messageStatus)
+        table.add(BackendlessOperation.appInfo, info)
+        table.add(BackendlessOperation.restorePassword, restorePassword)
+        table.add(BackendlessOperation.resetPassword, changePassword, variants: ["page": changePasswordPage])
+        table.add(BackendlessOperation.resendConfirmation, resendConfirmation)
+        table.add(BackendlessOperation.confirmationURL, confirmationURL)
+        table.add(BackendlessOperation.updateUser, updateUser)
+        table.add(BackendlessOperation.getUser, getUser)
+        table.add(BackendlessOperation.deleteUser, deleteUser)
+        table.add(BackendlessOperation.userRoles, userRoles)
+        table.add(BackendlessOperation.describeUsers, userClassProperties)
+        table.add(BackendlessOperation.verifyPassword, verifyPassword)
+        table.add(BackendlessOperation.messageStatus, messageStatus)
     }
 
     // MARK: Plumbing

@@ -1,4 +1,3 @@
-internal import HTTPTypes
 internal import Understudy
 
 /// Sign-up and login through an OAuth provider over HTTP (contract version 3): the SDKs' `users/social/{provider}/login`
@@ -7,21 +6,9 @@ internal import Understudy
 /// `user-token`, as `users/login` does.
 enum BackendlessOAuthRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
-        table.addBackendless(
-            .post, "/users/social/{provider}/login", .json, .loginOAuth,
-            "Log in through an OAuth provider; the first login registers the user (what the SDKs call)", login(provider: nil)
-        )
-        table.addBackendless(
-            .post, "/users/oauth/{provider}/login", .json, .loginOAuth,
-            "Log in through an OAuth provider; the first login registers the user (the REST docs' path)", login(provider: nil)
-        )
-        table.addBackendless(
-            .post, "/users/social/facebook/sdk/login", .json, .loginOAuth,
-            "Log in with a Facebook access token (the legacy SDK login)", login(provider: "facebook")
-        )
-        table.addBackendless(
-            .post, "/users/social/googleplus/sdk/login", .json, .loginOAuth,
-            "Log in with a Google+ access token (the legacy SDK login)", login(provider: "googleplus")
+        table.add(
+            BackendlessOperation.loginOAuth, login(provider: nil),
+            variants: ["facebook": login(provider: "facebook"), "googleplus": login(provider: "googleplus")]
         )
     }
 
@@ -41,8 +28,8 @@ enum BackendlessOAuthRoutes {
 }
 
 /// The body of an OAuth login as the SDKs send it: `accessToken`, `accessTokenSecret` (OAuth1), `fieldsMapping`
-/// (the Flutter SDK's `fieldsMappings` too) and `guestUser` (an object, or a JSON string holding one, as Flutter
-/// sends it). A null field is the same as an absent one (the JS SDK sends `"guestUser": null`).
+/// (the Flutter SDK's `fieldsMappings` too) and `guestUser` (an object, a JSON string holding one, as Flutter
+/// sends it, or the guest's objectId). A null field is the same as an absent one (the JS SDK sends `"guestUser": null`).
 struct OAuthLoginRequest {
     var token: String
     var options: OAuthLoginOptions
@@ -70,20 +57,16 @@ struct OAuthLoginRequest {
         return value
     }
 
-    /// The `objectId` of `guestUser`: an object or a JSON string holding one. An object without an `objectId`
-    /// names no guest.
+    /// The `objectId` of `guestUser`: a user object, a JSON string holding one (Flutter), or the objectId itself.
+    /// An object without an `objectId` names no guest.
     static func guestObjectID(_ value: JSON?) throws(BackendlessError) -> String? {
         switch value {
         case nil: return nil
         case .object?: return present(value?["objectId"]).map { BackendlessRoutes.text($0) ?? "" }
         case .string(let text)?:
-            guard let parsed = try? JSONParser.parse(text), case .object = parsed else {
-                throw BackendlessError(
-                    code: 8002, message: "Could not parse request with message: guestUser must be a user object or a JSON string holding one"
-                )
-            }
-            return try guestObjectID(parsed)
-        case let other?: throw wrong("guestUser", "an object or a JSON string", other)
+            if let parsed = try? JSONParser.parse(text), case .object = parsed { return try guestObjectID(parsed) }
+            return text
+        case let other?: throw wrong("guestUser", "a user object, a JSON string holding one, or an objectId", other)
         }
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
 internal import Foundation
+#endif
 internal import HTTPTypes
 internal import Understudy
 
@@ -9,16 +13,16 @@ enum BackendlessRoutes {
     static let prefix = "/{appId}/{apiKey}"
 
     static func register(in table: inout RouteTable<RouteHandler>) {
-        table.addBackendless(.post, "/users/register", .json, .register, "Register a user (or convert a guest)", registerUser)
-        table.addBackendless(.post, "/users/login", .json, .login, "Log in with the identity property and password", login)
-        table.addBackendless(.get, "/users/logout", .none, .logout, "End the session of the user-token header", logout)
-        table.addBackendless(.post, "/users/register/guest", .json, .guestLogin, "Create a guest account and log it in", guestLogin)
-        table.addBackendless(.get, "/users/confirmemail/{token}", .none, .confirmEmail, "The link of the confirmation email", confirmEmail)
-        table.addBackendless(.get, "/users/isvalidusertoken/{userToken}", .none, .isValidToken, "Whether a user-token is a live session", isValidToken)
-        table.addBackendless(.post, "/messaging/registrations", .json, .registerDevice, "Register a device for push notifications", registerDevice)
-        table.addBackendless(.get, "/messaging/registrations/{deviceId}", .none, .getDevice, "A device's registration", getDevice)
-        table.addBackendless(.delete, "/messaging/registrations/{deviceId}", .none, .unregisterDevice, "Cancel a device's registration", unregisterDevice)
-        table.addBackendless(.post, "/messaging/{channel}", .json, .publish, "Publish a push notification to a channel or to devices", publish)
+        table.add(BackendlessOperation.register, registerUser)
+        table.add(BackendlessOperation.login, login)
+        table.add(BackendlessOperation.logout, logout)
+        table.add(BackendlessOperation.guestLogin, guestLogin)
+        table.add(BackendlessOperation.confirmEmail, confirmEmail)
+        table.add(BackendlessOperation.isValidToken, isValidToken)
+        table.add(BackendlessOperation.registerDevice, registerDevice)
+        table.add(BackendlessOperation.getDevice, getDevice)
+        table.add(BackendlessOperation.unregisterDevice, unregisterDevice)
+        table.add(BackendlessOperation.publish, publish)
         BackendlessLifecycleRoutes.register(in: &table)
         BackendlessOAuthRoutes.register(in: &table)
     }
@@ -38,7 +42,7 @@ enum BackendlessRoutes {
             return BackendlessError.catalogue(2002).reply
         }
         return Reply.answer(.backendless, app: app) {
-            if let operation, operation.isAnsweredByAdapter { try app.checkAdapterFaults(operation, exchange.parameters.value) }
+            if let operation, operation.isAnsweredByAdapter { try app.checkAdapterFaults(operation, exchange.declaredArguments(of: operation)) }
             return try body(app, &exchange)
         }
     }

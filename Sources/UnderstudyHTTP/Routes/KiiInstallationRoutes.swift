@@ -10,10 +10,10 @@ internal import Understudy
 /// token answers 401 `UNAUTHORIZED`.
 enum KiiInstallationRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
-        table.addKii(.post, "/installations", .json, .registerInstallation, "Register a device for push (201); the same type and registration id moves to the new owner", create)
-        table.addKii(.get, "/installations/{installation}", .none, .getInstallation, "An installation by id, or by {deviceType}:{registrationID}", get)
-        table.addKii(.delete, "/installations/{installation}", .none, .unregisterInstallation, "Delete an installation by id, or by {deviceType}:{registrationID} (204)", delete)
-        table.addKii(.get, "/installations/{installation}/mqtt-endpoint", .none, .mqttEndpoint, "The MQTT endpoint: always 503 MQTT_ENDPOINT_NOT_READY (no broker)", mqttEndpoint)
+        table.add(KiiOperation.registerInstallation, create)
+        table.add(KiiOperation.getInstallation, get)
+        table.add(KiiOperation.unregisterInstallation, delete)
+        table.add(KiiOperation.mqttEndpoint, mqttEndpoint)
     }
 
     /// `{"installationRegistrationID"?, "deviceType", "development"?, "userID"?}` → 201

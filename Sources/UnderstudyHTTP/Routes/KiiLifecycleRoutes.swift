@@ -9,14 +9,14 @@ internal import Understudy
 /// does not issue: they may delete a user and read or change a user's status; a user token may not change a status.
 enum KiiLifecycleRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
-        table.addKii(.post, "/users/{user}/password/request-reset", .json, .requestPasswordReset, "Request a password reset: email link, SMS link or SMS PIN (204)", requestReset)
-        table.addKii(.post, "/users/{user}/password/complete-reset", .json, .completePasswordReset, "Complete a reset with the SMS PIN and a new password (204)", completeReset)
-        table.addKii(.put, "/users/{user}/password", .json, .changePassword, "Change the password with the old one (204); the user's tokens end", changePassword)
-        table.addKii(.post, "/users/{user}", .json, .updateUser, "Update the user's fields (Kii's merge rule: custom fields not sent are deleted)", update)
-        table.addKii(.delete, "/users/{user}", .none, .deleteUser, "Delete the user (204): tokens end, identifiers free, installations removed", delete)
-        table.addKii(.put, "/users/{user}/status", .json, .setDisabled, "Disable or re-enable a user (app credentials; 204)", setStatus)
-        table.addKii(.get, "/users/{user}/status", .none, .userStatus, "Whether the user is disabled", getStatus)
-        table.addKii(.get, "/password-reset", .none, .openResetLink, "The page a reset link opens (?code=…): a new password is set and sent", resetLinkPage)
+        table.add(KiiOperation.requestPasswordReset, requestReset)
+        table.add(KiiOperation.completePasswordReset, completeReset)
+        table.add(KiiOperation.changePassword, changePassword)
+        table.add(KiiOperation.updateUser, update)
+        table.add(KiiOperation.deleteUser, delete)
+        table.add(KiiOperation.setDisabled, setStatus)
+        table.add(KiiOperation.userStatus, getStatus)
+        table.add(KiiOperation.openResetLink, resetLinkPage)
         KiiInstallationRoutes.register(in: &table)
     }
 

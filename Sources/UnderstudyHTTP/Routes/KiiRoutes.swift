@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
 internal import Foundation
+#endif
 internal import HTTPTypes
 internal import Understudy
 
@@ -22,21 +26,18 @@ internal import Understudy
 /// counts only once verified, as for login).
 enum KiiRoutes {
     static let prefix = "/api/apps/{appID}"
-    static let legacyTokenPath = "/api/oauth2/token"
 
     static func register(in table: inout RouteTable<RouteHandler>) {
-        table.addKii(.post, "/users", .json, .register, "Sign up a user (app credentials); 201 with the user record, no token", signUp)
-        table.addKii(.post, "/oauth2/token", .json, .login, "Log in (Basic app credentials): username and password for an access token", appLogin)
-        table.addKii(.post, legacyTokenPath, .json, .login, "Log in (headers X-Kii-AppID and X-Kii-AppKey) for an access token", legacyLogin)
-        table.addKii(.get, "/users/me", .none, .me, "The record of the access token's user", me)
-        table.addKii(.get, "/users/{user}", .none, .getUser, "A user's record (the full record for its owner's token)", getUser)
-        table.addKii(.post, "/users/{user}/email-address/verify", .json, .verifyEmail, "Verify the email address with its code", verifyEmail)
-        table.addKii(.get, "/users/{user}/email-address/verify", .none, .verifyEmail, "The link of the verification email (?code=…)", verifyEmailLink)
-        table.addKii(.post, "/users/{user}/phone-number/verify", .json, .verifyPhone, "Verify the phone number with the SMS code", verifyPhone)
-        table.addKii(.post, "/users/{user}/email-address/resend-verification", .none, .resendEmailVerification, "Send the verification email again", resendEmail)
-        table.addKii(.post, "/users/{user}/phone-number/resend-verification", .none, .resendPhoneVerification, "Text a new verification code", resendPhone)
-        table.addKii(.put, "/users/{user}/email-address", .json, .changeEmail, "Change the email address (pending until verified)", changeEmail)
-        table.addKii(.put, "/users/{user}/phone-number", .json, .changePhone, "Change the phone number (pending until verified)", changePhone)
+        table.add(KiiOperation.register, signUp)
+        table.add(KiiOperation.login, appLogin, variants: ["legacy": legacyLogin])
+        table.add(KiiOperation.me, me)
+        table.add(KiiOperation.getUser, getUser)
+        table.add(KiiOperation.verifyEmail, verifyEmail, variants: ["link": verifyEmailLink])
+        table.add(KiiOperation.verifyPhone, verifyPhone)
+        table.add(KiiOperation.resendEmailVerification, resendEmail)
+        table.add(KiiOperation.resendPhoneVerification, resendPhone)
+        table.add(KiiOperation.changeEmail, changeEmail)
+        table.add(KiiOperation.changePhone, changePhone)
         KiiLifecycleRoutes.register(in: &table)
     }
 
@@ -72,7 +73,7 @@ enum KiiRoutes {
             return reply
         }
         return Reply.answer(.kii, app: app) {
-            if let operation, operation.isAnsweredByAdapter { try app.checkAdapterFaults(operation, exchange.parameters.value) }
+            if let operation, operation.isAnsweredByAdapter { try app.checkAdapterFaults(operation, exchange.declaredArguments(of: operation)) }
             return try body(app, &exchange)
         }
     }
@@ -94,11 +95,11 @@ enum KiiRoutes {
             }
             appHeaders = true
         }
-        guard let authorization = exchange.header("Authorization")?.trimmingCharacters(in: .whitespaces),
+        guard let authorization = exchange.header("Authorization")?.trimmingSpaces,
             !authorization.isEmpty
         else { return appHeaders ? .app : nil }
         let parts = authorization.split(separator: " ", maxSplits: 1)
-        let credentials = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+        let credentials = parts.count > 1 ? parts[1].trimmingSpaces : ""
         switch parts[0].lowercased() {
         case "bearer":
             return .user(try app.user(forToken: credentials))
@@ -352,7 +353,7 @@ enum KiiRoutes {
         var appID = exchange.header("X-Kii-AppID")
         if appID == nil, let authorization = exchange.header("Authorization"),
             authorization.lowercased().hasPrefix("basic "),
-            let data = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let data = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingSpaces),
             let text = String(data: data, encoding: .utf8)
         {
             appID = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
@@ -366,10 +367,11 @@ enum KiiRoutes {
 
     static let me: RouteHandler = { exchange in
         serve(&exchange, .me) { app, exchange in
-            guard let user = try caller(app, exchange)?.user else {
+            guard try caller(app, exchange)?.user != nil, let authorization = exchange.header("Authorization") else {
                 throw KiiError.unauthorized("users/me needs an access token (Authorization: Bearer)")
             }
-            return Reply(body: record(app.user(userID: user.userID) ?? user))
+            let token = authorization.drop(while: { $0 == " " }).dropFirst("bearer ".count).drop(while: { $0 == " " })
+            return Reply(body: record(try app.me(token: String(token.reversed().drop(while: { $0 == " " }).reversed()))))
         }
     }
 
@@ -466,5 +468,16 @@ enum KiiRoutes {
             _ = try app.changePhone(userID: user.userID, phone: phone, country: country)
             return Reply(status: 204)
         }
+    }
+}
+
+extension StringProtocol {
+    /// The text without the spaces and tabs (Unicode's space separators) around it.
+    fileprivate var trimmingSpaces: String {
+        let isSpace = { (scalar: Unicode.Scalar) in scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
+        var scalars = Substring(self).unicodeScalars
+        while let first = scalars.first, isSpace(first) { scalars.removeFirst() }
+        while let last = scalars.last, isSpace(last) { scalars.removeLast() }
+        return String(scalars)
     }
 }

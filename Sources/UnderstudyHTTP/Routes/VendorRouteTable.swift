@@ -1,27 +1,87 @@
 public import HTTPTypes
 internal import Understudy
 
-/// Adding the vendors' routes: each names the operation it runs, from its flavour's vocabulary, so the route
-/// listing, the journal and the OpenAPI document all say which operation a path is.
+/// Adding the vendors' routes from the operations' declarations: each declared route (method, path, body,
+/// summary) is registered under its flavour's prefix and names its operation, so the route listing, the journal
+/// and the OpenAPI document all say which operation a path is.
 extension RouteTable where Handler == RouteHandler {
-    /// A Backendless route under `/{appId}/{apiKey}` that runs `operation`.
-    mutating func addBackendless(
-        _ method: HTTPRequest.Method, _ path: String, _ body: BodyKind, _ operation: BackendlessOperation, _ summary: String,
-        _ handler: @escaping RouteHandler
-    ) {
-        let description = RouteDescription(
-            method: method, path: BackendlessRoutes.prefix + path, area: .backendless, summary: summary, operation: operation.name
-        )
-        add(description, body: body, handler)
+    /// Registers every route `operation` declares, answered by `handler`, or by `variants[route.variant]` for a
+    /// route declared with a variant (`"legacy"`, `"link"`).
+    mutating func add<Op: Operation>(_ operation: Op, _ handler: @escaping RouteHandler, variants: [String: RouteHandler] = [:]) {
+        let declaration = operation.declaration
+        precondition(!declaration.routes.isEmpty, "\(declaration.name) declares no route")
+        for route in declaration.routes {
+            let answer: RouteHandler
+            if let variant = route.variant {
+                guard let found = variants[variant] else { preconditionFailure("\(declaration.name): no handler for variant \(variant)") }
+                answer = found
+            } else {
+                answer = handler
+            }
+            let area: RouteArea = Op.flavour == .backendless ? .backendless : .kii
+            let description = RouteDescription(
+                method: HTTPRequest.Method(route.method), path: VendorRoutes.fullPath(route, of: Op.flavour), area: area,
+                summary: route.summary, operation: declaration.name
+            )
+            add(description, body: BodyKind(route.body), answer)
+        }
     }
+}
 
-    /// A Kii route under `/api/apps/{appID}` (a path that starts with `/api/` is taken as it is) that runs
-    /// `operation`.
-    mutating func addKii(
-        _ method: HTTPRequest.Method, _ path: String, _ body: BodyKind, _ operation: KiiOperation, _ summary: String,
-        _ handler: @escaping RouteHandler
-    ) {
-        let full = path.hasPrefix("/api/") ? path : KiiRoutes.prefix + path
-        add(RouteDescription(method: method, path: full, area: .kii, summary: summary, operation: operation.name), body: body, handler)
+/// Where the flavours' routes live.
+enum VendorRoutes {
+    /// The route's full path template: under `/{appId}/{apiKey}` (Backendless) or `/api/apps/{appID}` (Kii; a
+    /// path that starts with `/api/` is taken as it is).
+    static func fullPath(_ route: RouteDeclaration, of flavour: Flavour) -> String {
+        switch flavour {
+        case .backendless: return BackendlessRoutes.prefix + route.path
+        case .kii: return route.path.hasPrefix("/api/") ? route.path : KiiRoutes.prefix + route.path
+        }
+    }
+}
+
+extension HTTPRequest.Method {
+    init(_ method: HTTPMethod) {
+        switch method {
+        case .get: self = .get
+        case .post: self = .post
+        case .put: self = .put
+        case .delete: self = .delete
+        case .head: self = .head
+        case .patch: self = .patch
+        }
+    }
+}
+
+extension BodyKind {
+    init(_ body: RouteBody) {
+        switch body {
+        case .none: self = .none
+        case .json: self = .json
+        case .text: self = .text
+        }
+    }
+}
+
+extension Exchange {
+    /// The arguments of `operation` as this request carries them, read from where its declaration says (path,
+    /// query, body field, whole body, header), in the declared order: what a fault's `when(args)` sees for an
+    /// operation the adapter answers. An argument the adapter works out (`resolved`) or that HTTP does not carry
+    /// is `null`.
+    func declaredArguments(of operation: some Operation) -> [Value] {
+        operation.declaration.arguments.map { argument in
+            switch argument.http {
+            case .path(let name): return .string(parameters[name])
+            case .query(let name): return Value(queryItem(name))
+            case .header(let name): return Value(header(name))
+            case .bodyField(let name):
+                guard case .success(let body?) = json else { return .null }
+                return body[name]?.value ?? .null
+            case .body:
+                guard case .success(let body?) = json else { return .null }
+                return body.value
+            case .resolved, .none: return .null
+            }
+        }
     }
 }

@@ -1,6 +1,10 @@
 public import Understudy
 public import HTTPTypes
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
 internal import Foundation
+#endif
 
 /// Which part of the server a route belongs to: decides the shape of its errors and what the journal records.
 public enum RouteArea: String, Sendable, CaseIterable {
@@ -59,15 +63,12 @@ package struct RouteParameters: Sendable {
         guard let index = names.firstIndex(where: { $0 == name }) else { return "" }
         let raw = values[index]
         guard raw.utf8.contains(UInt8(ascii: "%")) else { return String(raw) }
-        return String(raw).removingPercentEncoding ?? String(raw)
+        // The one percent-decoder of the server (query strings and forms use it too); text that is not
+        // percent-encoded UTF-8 is taken as sent.
+        if case .text(let text) = FormEncoding.percentDecoded(ArraySlice(raw.utf8), plusIsSpace: false) { return text }
+        return String(raw)
     }
 
-    /// Every parameter by name, as a fault's `when` predicate sees a route's arguments.
-    public var value: Value {
-        var object: [String: Value] = [:]
-        for name in names { object[String(name)] = .string(self[String(name)]) }
-        return .object(object)
-    }
 }
 
 /// Routes matched segment by segment; constant segments win over parameters.

@@ -20,31 +20,44 @@ enum BackendlessBindings {
         let table = lua_gettop(L)
         LuaValues.push(L, "backendless")
         LuaValues.setField(L, table, "flavour")
-        Binding.table(
-            L, handle,
-            [
-                ("register", register), ("login", login), ("logout", logout), ("guest_login", guestLogin),
-                ("confirm_email", confirmEmail), ("find", find), ("count", count), ("set_status", setStatus),
-                ("get", BackendlessLifecycleBindings.get), ("all", all), ("seed", seed),
-                ("restore_password", BackendlessLifecycleBindings.restorePassword),
-                ("reset_password", BackendlessLifecycleBindings.resetPassword),
-                ("resend_confirmation", BackendlessLifecycleBindings.resendConfirmation),
-                ("confirmation_url", BackendlessLifecycleBindings.confirmationURL),
-                ("update", BackendlessLifecycleBindings.update),
-                ("delete", BackendlessLifecycleBindings.delete),
-                ("login_oauth", BackendlessOAuthBindings.login),
-            ]
-        )
-        LuaValues.setField(L, table, "users")
-        Binding.table(L, handle, [("account", BackendlessOAuthBindings.account)])
-        LuaValues.setField(L, table, "oauth")
-        Binding.table(L, handle, [("register", registerDevice), ("get", getDevice), ("unregister", unregisterDevice)])
-        LuaValues.setField(L, table, "devices")
-        Binding.table(L, handle, [("list", listChannels), ("devices", channelDevices)])
-        LuaValues.setField(L, table, "channels")
-        Binding.table(L, handle, [("publish", publish)])
-        LuaValues.setField(L, table, "push")
+        functions.install(L, into: table, handle: handle)
         SharedBindings.install(L, app: table, handle: handle)
+        APITables.nameApp(L, table)
+    }
+
+    /// The app table's functions: every operation's binding at its declared Lua path, and the helpers.
+    static let functions = BindingTree(
+        BackendlessOperation.self, binding: binding(for:),
+        helpers: [
+            ("users.find", find), ("users.count", count), ("users.all", all), ("users.seed", seed),
+            ("channels.list", listChannels), ("channels.devices", channelDevices),
+            ("oauth.account", BackendlessOAuthBindings.account),
+        ]
+    )
+
+    /// The binding of each operation scenarios can call; nil for those only HTTP reaches.
+    static func binding(for operation: BackendlessOperation) -> us_swift_fn? {
+        switch operation {
+        case .register: return register
+        case .login: return login
+        case .logout: return logout
+        case .guestLogin: return guestLogin
+        case .confirmEmail: return confirmEmail
+        case .setStatus: return setStatus
+        case .getUser: return BackendlessLifecycleBindings.get
+        case .restorePassword: return BackendlessLifecycleBindings.restorePassword
+        case .resetPassword: return BackendlessLifecycleBindings.resetPassword
+        case .resendConfirmation: return BackendlessLifecycleBindings.resendConfirmation
+        case .confirmationURL: return BackendlessLifecycleBindings.confirmationURL
+        case .updateUser: return BackendlessLifecycleBindings.update
+        case .deleteUser: return BackendlessLifecycleBindings.delete
+        case .registerDevice: return registerDevice
+        case .getDevice: return getDevice
+        case .unregisterDevice: return unregisterDevice
+        case .publish: return publish
+        case .loginOAuth: return BackendlessOAuthBindings.login
+        case .isValidToken, .appInfo, .userRoles, .describeUsers, .verifyPassword, .messageStatus: return nil
+        }
     }
 
     // MARK: Presenting results
@@ -58,37 +71,34 @@ enum BackendlessBindings {
 
     static let register: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.register) { call throws(LuaMisuse) in
+            let arguments = try call.arguments(of: BackendlessOperation.register)
             let app = try call.backendless()
-            var properties: [Property]?
-            if !call.isNil(1) {
-                try call.table(1, "properties")
-                properties = try call.properties(1)
-            }
+            let properties = arguments.optionalProperties("props")
             return call.answer { () throws(BackendlessError) in try app.register(properties) }
         }
     }
 
     static let login: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.login) { call throws(LuaMisuse) in
-            call.arguments("identity", "password")
+            let arguments = try call.arguments(of: BackendlessOperation.login)
             let app = try call.backendless()
-            let identity = try call.optionalString(1, "identity")
-            let password = try call.optionalString(2, "password")
+            let identity = arguments.optionalString("identity_value")
+            let password = arguments.optionalString("password")
             return call.answer { () throws(BackendlessError) in try app.login(identity: identity, password: password) }
         }
     }
 
     static let logout: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.logout) { call throws(LuaMisuse) in
-            call.arguments("token")
+            let token = try call.arguments(of: BackendlessOperation.logout).string("token")
             let app = try call.backendless()
-            let token = try call.string(1, "token")
             return call.answerTrue { () throws(BackendlessError) in try app.logout(token: token) }
         }
     }
 
     static let guestLogin: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.guestLogin) { call throws(LuaMisuse) in
+            _ = try call.arguments(of: BackendlessOperation.guestLogin)
             let app = try call.backendless()
             return call.answer { () throws(BackendlessError) in try app.guestLogin() }
         }
@@ -96,22 +106,18 @@ enum BackendlessBindings {
 
     static let confirmEmail: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.confirmEmail) { call throws(LuaMisuse) in
-            call.arguments("objectId")
+            let objectID = try call.arguments(of: BackendlessOperation.confirmEmail).string("objectId")
             let app = try call.backendless()
-            let objectID = try call.string(1, "objectId")
             return call.answer { () throws(BackendlessError) in try app.confirmEmail(objectID: objectID) }
         }
     }
 
     static let setStatus: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.setStatus) { call throws(LuaMisuse) in
-            call.arguments("objectId", "status")
+            let arguments = try call.arguments(of: BackendlessOperation.setStatus)
             let app = try call.backendless()
-            let objectID = try call.string(1, "objectId")
-            let name = try call.string(2, "status")
-            guard let status = UserStatus(rawValue: name), status == .enabled || status == .disabled else {
-                throw LuaMisuse("status (argument 2) must be \"ENABLED\" or \"DISABLED\", got \"\(name)\"")
-            }
+            let objectID = arguments.string("objectId")
+            let status: UserStatus = arguments.string("status") == "DISABLED" ? .disabled : .enabled
             return call.answer { () throws(BackendlessError) in try app.setStatus(objectID: objectID, to: status) }
         }
     }
@@ -119,7 +125,7 @@ enum BackendlessBindings {
     static let find: us_swift_fn = { L in
         LuaCall.run(L, "users.find") { call throws(LuaMisuse) in
             let app = try call.backendless()
-            let identity = try call.string(1, "identity")
+            let identity = try call.string(1, "identity_value")
             if let user = app.find(identity: identity) { push(call.L, user) } else { lua_pushnil(call.L) }
             return 1
         }
@@ -166,13 +172,10 @@ enum BackendlessBindings {
 
     // MARK: devices, channels, push
 
-    static let deviceFields = ["token", "device_id", "os", "os_version", "channels", "expiration"]
-
     static let registerDevice: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.registerDevice) { call throws(LuaMisuse) in
+            _ = try call.arguments(of: BackendlessOperation.registerDevice)
             let app = try call.backendless()
-            try call.table(1, "registration")
-            try call.rejectUnknownFields(1, known: deviceFields, in: "the registration")
             guard let token = try call.field(1, "token", string: "registration.token") else {
                 throw LuaMisuse("registration.token is required (the APNS or FCM device token)")
             }
@@ -194,18 +197,16 @@ enum BackendlessBindings {
 
     static let getDevice: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.getDevice) { call throws(LuaMisuse) in
-            call.arguments("device_id")
+            let deviceID = try call.arguments(of: BackendlessOperation.getDevice).string("device_id")
             let app = try call.backendless()
-            let deviceID = try call.string(1, "device_id")
             return call.answer(optional: { () throws(BackendlessError) in try app.getDevice(deviceID) })
         }
     }
 
     static let unregisterDevice: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.unregisterDevice) { call throws(LuaMisuse) in
-            call.arguments("device_id")
+            let deviceID = try call.arguments(of: BackendlessOperation.unregisterDevice).string("device_id")
             let app = try call.backendless()
-            let deviceID = try call.string(1, "device_id")
             return call.answerTrue { () throws(BackendlessError) in try app.unregisterDevice(deviceID) }
         }
     }
@@ -227,13 +228,10 @@ enum BackendlessBindings {
         }
     }
 
-    static let publishFields = ["channel", "message", "device_ids"]
-
     static let publish: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.publish) { call throws(LuaMisuse) in
+            _ = try call.arguments(of: BackendlessOperation.publish)
             let app = try call.backendless()
-            try call.table(1, "publication")
-            try call.rejectUnknownFields(1, known: publishFields, in: "the publication")
             guard let message = try call.field(1, "message", string: "publication.message") else {
                 throw LuaMisuse("publication.message is required (a string)")
             }

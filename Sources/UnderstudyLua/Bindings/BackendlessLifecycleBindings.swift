@@ -7,13 +7,12 @@ internal import Understudy
 enum BackendlessLifecycleBindings {
     /// The shape of calls that take one string and answer `true`.
     private static func action(
-        _ L: OpaquePointer?, _ operation: BackendlessOperation, _ argument: StaticString,
+        _ L: OpaquePointer?, _ operation: BackendlessOperation, _ argument: String,
         _ body: @escaping (BackendlessApp, String) throws(BackendlessError) -> Void
     ) -> Int32 {
         LuaCall.run(L, operation) { call throws(LuaMisuse) in
-            call.arguments(argument)
+            let value = try call.arguments(of: operation).string(argument)
             let app = try call.backendless()
-            let value = try call.string(1, "\(argument)")
             return call.answerTrue { () throws(BackendlessError) in try body(app, value) }
         }
     }
@@ -26,10 +25,10 @@ enum BackendlessLifecycleBindings {
     /// `users.reset_password(link_or_token, new_password)` → `true`: what the change-password page does.
     static let resetPassword: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.resetPassword) { call throws(LuaMisuse) in
-            call.arguments("link_or_token", "new_password")
+            let arguments = try call.arguments(of: BackendlessOperation.resetPassword)
             let app = try call.backendless()
-            let link = try call.string(1, "link_or_token")
-            let password = try call.string(2, "new_password")
+            let link = arguments.string("link_or_token")
+            let password = arguments.string("new_password")
             return call.answerTrue { () throws(BackendlessError) in try app.resetPassword(linkOrToken: link, newPassword: password) }
         }
     }
@@ -42,9 +41,8 @@ enum BackendlessLifecycleBindings {
     /// `users.confirmation_url(identity)` → the confirmation link (a string); no email is sent.
     static let confirmationURL: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.confirmationURL) { call throws(LuaMisuse) in
-            call.arguments("identity")
+            let identity = try call.arguments(of: BackendlessOperation.confirmationURL).string("identity")
             let app = try call.backendless()
-            let identity = try call.string(1, "identity")
             do throws(BackendlessError) {
                 return call.push(try app.confirmationURL(identity: identity))
             } catch {
@@ -56,9 +54,8 @@ enum BackendlessLifecycleBindings {
     /// `users.get(objectId)` → `user`, or `nil` when there is none; only an injected fault answers `nil, err`.
     static let get: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.getUser) { call throws(LuaMisuse) in
-            call.arguments("objectId")
+            let objectID = try call.arguments(of: BackendlessOperation.getUser).string("objectId")
             let app = try call.backendless()
-            let objectID = try call.string(1, "objectId")
             return call.answer(optional: { () throws(BackendlessError) in try app.getUser(objectID: objectID) })
         }
     }
@@ -66,12 +63,11 @@ enum BackendlessLifecycleBindings {
     /// `users.update(objectId, props, token)` → the updated `user` (never its password).
     static let update: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.updateUser) { call throws(LuaMisuse) in
-            call.arguments("objectId", "props", "token")
+            let arguments = try call.arguments(of: BackendlessOperation.updateUser)
             let app = try call.backendless()
-            let objectID = try call.string(1, "objectId")
-            try call.table(2, "props")
-            let properties = try call.properties(2)
-            let token = try call.string(3, "token")
+            let objectID = arguments.string("objectId")
+            let properties = arguments.properties("props")
+            let token = arguments.string("token")
             return call.answer { () throws(BackendlessError) in try app.update(objectID: objectID, properties: properties, token: token) }
         }
     }

@@ -7,7 +7,6 @@ internal import Understudy
 /// `BackendlessBindings.pushApp`.
 enum BackendlessOAuthBindings {
     static let accountFields = ["provider", "token", "secret", "profile"]
-    static let optionFields = ["fields_mapping", "guest", "secret"]
 
     /// `oauth.account{ provider, token, secret?, profile = { id = ..., ... } }` → `true`; misuse raises.
     static let account: us_swift_fn = { L in
@@ -43,29 +42,33 @@ enum BackendlessOAuthBindings {
     /// `users.login_oauth(provider, token, options?)` → `session`, or `nil, err`.
     static let login: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.loginOAuth) { call throws(LuaMisuse) in
-            call.arguments("provider", "token", "options")
+            let arguments = try call.arguments(of: BackendlessOperation.loginOAuth)
             let app = try call.backendless()
-            let provider = try call.string(1, "provider")
-            let token = try call.string(2, "token")
-            var options = OAuthLoginOptions()
-            if !call.isNil(3) {
-                try call.table(3, "options")
-                try call.rejectUnknownFields(3, known: optionFields, in: "options")
-                options.guest = try call.field(3, "guest", string: "options.guest")
-                options.secret = try call.field(3, "secret", string: "options.secret")
-                let type = LuaValues.getField(call.L, 3, "fields_mapping")
+            var options: OAuthLoginOptions?
+            let table = arguments.table("options")
+            if table != 0 {
+                var read = OAuthLoginOptions()
+                read.guest = try call.field(table, "guest", string: "options.guest")
+                read.secret = try call.field(table, "secret", string: "options.secret")
+                let type = LuaValues.getField(call.L, table, "fields_mapping")
                 if type > LUA_TNIL {
                     guard type == LUA_TTABLE else {
                         us_pop(call.L, 1)
                         throw LuaMisuse("options.fields_mapping must be a table { [profile field] = property }, got \(LuaValues.typeName(call.L, type))")
                     }
-                    options.fieldsMapping = try stringMap(call, at: lua_gettop(call.L), "options.fields_mapping")
-                        .map { OAuthFieldMapping($0.0, to: $0.1) }
+                    do throws(LuaMisuse) {
+                        read.fieldsMapping = try stringMap(call, at: lua_gettop(call.L), "options.fields_mapping")
+                            .map { OAuthFieldMapping($0.0, to: $0.1) }
+                    } catch {
+                        us_pop(call.L, 1)
+                        throw error
+                    }
                 }
                 us_pop(call.L, 1)
+                options = read
             }
             return call.answer { () throws(BackendlessError) in
-                try app.loginOAuth(provider: provider, token: token, options: options)
+                try app.loginOAuth(provider: arguments.string("provider"), token: arguments.string("token"), options: options)
             }
         }
     }

@@ -18,3 +18,60 @@ enum Binding {
         for (name, fn) in functions { function(L, table, name, handle, fn) }
     }
 }
+
+/// The functions of an app table (`app.users.update`, `app.push.templates.list`) by their dotted Lua paths:
+/// an operation's comes from its declaration (`OperationDeclaration.lua`), a helper's (`users.find`) is listed
+/// by its flavour's bindings.
+struct BindingTree {
+    private var functions: [(name: String, fn: us_swift_fn)] = []
+    private var children: [(name: String, tree: BindingTree)] = []
+
+    init() {}
+
+    /// The bindings of every operation of `Op` that scenarios can call, then `helpers`. `binding` is the
+    /// flavour's exhaustive switch: an operation declared with a Lua path must have one.
+    init<Op: Operation>(_: Op.Type, binding: (Op) -> us_swift_fn?, helpers: [(String, us_swift_fn)] = []) {
+        for operation in Op.allCases {
+            guard let path = operation.declaration.lua else { continue }
+            guard let fn = binding(operation) else {
+                preconditionFailure("\(Op.flavour.rawValue) \(operation.name) is declared at \(path) but has no binding")
+            }
+            add(path, fn)
+        }
+        for (path, fn) in helpers { add(path, fn) }
+    }
+
+    /// Adds `fn` at a dotted path (`users.find`).
+    mutating func add(_ path: String, _ fn: us_swift_fn) {
+        add(path.split(separator: ".").map(String.init)[...], fn)
+    }
+
+    private mutating func add(_ path: ArraySlice<String>, _ fn: us_swift_fn) {
+        guard let first = path.first else { return }
+        if path.count == 1 {
+            functions.append((first, fn))
+            return
+        }
+        if let index = children.firstIndex(where: { $0.name == first }) {
+            children[index].tree.add(path.dropFirst(), fn)
+        } else {
+            var child = BindingTree()
+            child.add(path.dropFirst(), fn)
+            children.append((first, child))
+        }
+    }
+
+    /// Sets each table into the table at `index` (the app table), its functions bound to `handle`.
+    func install(_ L: OpaquePointer, into index: Int32, handle: Int64) {
+        for (name, fn) in functions {
+            lua_pushinteger(L, lua_Integer(handle))
+            us_push_swift_function(L, fn, 1)
+            LuaValues.setField(L, index, name)
+        }
+        for (name, child) in children {
+            lua_createtable(L, 0, Int32(child.functions.count + child.children.count))
+            child.install(L, into: lua_gettop(L), handle: handle)
+            LuaValues.setField(L, index, name)
+        }
+    }
+}

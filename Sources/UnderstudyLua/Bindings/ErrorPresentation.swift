@@ -3,6 +3,9 @@ internal import CLuaShim
 internal import Understudy
 
 extension BackendlessError: LuaPresentable {
+    /// `3033 "User already exists."`
+    var summary: String { "\(code) \(LuaErrorText.quoted(message))" }
+
     /// `{ code = 3033, message = "..." }`
     func push(to L: OpaquePointer) {
         lua_createtable(L, 0, 2)
@@ -15,6 +18,9 @@ extension BackendlessError: LuaPresentable {
 }
 
 extension KiiError: LuaPresentable {
+    /// `409 USER_ALREADY_EXISTS "..."`
+    var summary: String { "\(status) \(code) \(LuaErrorText.quoted(message))" }
+
     /// `{ status = 409, code = "USER_ALREADY_EXISTS", message = "...", field = "loginName", value = "..." }`
     func push(to L: OpaquePointer) {
         lua_createtable(L, 0, 5)
@@ -33,5 +39,22 @@ extension KiiError: LuaPresentable {
             LuaValues.push(L, value)
             LuaValues.setField(L, table, "value")
         }
+    }
+}
+
+/// Error text as failure messages quote it.
+enum LuaErrorText {
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for (offset, character) in text.enumerated() {
+            if offset == 200 { out += "…"; break }
+            switch character {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default: out.append(character)
+            }
+        }
+        return out + "\""
     }
 }

@@ -107,29 +107,26 @@ extension SharedBindings {
 }
 
 extension ScenarioHost {
-    /// Calls a `when` predicate with the arguments of the binding now running. A predicate that raises fails the
-    /// scenario once the backend call returns.
-    /// Outside a binding (a request served over HTTP) the predicate gets `arguments`, the call's arguments as
-    /// the backend saw them, and a fresh instruction budget.
-    func evaluatePredicate(_ reference: Int32, operation: String, arguments: Value) -> Bool {
+    /// Calls a `when` predicate with the call's arguments (`FaultArguments`: the same table whether the call came
+    /// from Lua or over HTTP). A predicate that raises fails the scenario once the backend call returns.
+    /// Outside a binding (a request served over HTTP) the predicate runs in the live session's state with a fresh
+    /// instruction budget.
+    func evaluatePredicate(_ reference: Int32, operation: String, arguments: FaultArguments) -> Bool {
         guard pendingError == nil else { return false }
         let L: OpaquePointer
         if let current = currentL {
             L = current
-            _ = lua_checkstack(L, 8)
-            lua_rawgeti(L, us_registryindex(), lua_Integer(reference))
-            pushCurrentArguments(L)
         } else if let state = self.L, world != nil {
             L = state
             us_reset_budget(L, liveBudget)
-            _ = lua_checkstack(L, 8)
-            lua_rawgeti(L, us_registryindex(), lua_Integer(reference))
-            us_info_of(L).pointee.relaxed += 1
-            LuaValues.push(L, arguments)
-            us_info_of(L).pointee.relaxed -= 1
         } else {
             return false
         }
+        _ = lua_checkstack(L, 8)
+        lua_rawgeti(L, us_registryindex(), lua_Integer(reference))
+        us_info_of(L).pointee.relaxed += 1
+        Self.push(L, arguments)
+        us_info_of(L).pointee.relaxed -= 1
         let status = us_pcall_from_swift(L, 1, 1)
         if status != LUA_OK {
             var message = "error"
@@ -151,36 +148,22 @@ extension ScenarioHost {
     }
 
     /// `{ arg1, arg2, ..., name1 = arg1, ... }`, plus the fields of a table first argument.
-    private func pushCurrentArguments(_ L: OpaquePointer) {
-        let count = currentArgumentCount
-        lua_createtable(L, count, 4)
+    static func push(_ L: OpaquePointer, _ arguments: FaultArguments) {
+        lua_createtable(L, Int32(arguments.values.count), Int32(arguments.names.count) + 4)
         let table = lua_gettop(L)
-        guard count > 0 else { return }
-        for index in 1...count {
-            lua_pushvalue(L, index)
-            lua_rawseti(L, table, lua_Integer(index))
+        for (offset, value) in arguments.values.enumerated() {
+            LuaValues.push(L, value)
+            lua_rawseti(L, table, lua_Integer(offset + 1))
         }
-        if lua_type(L, 1) == LUA_TTABLE {
-            lua_pushnil(L)
-            while lua_next(L, 1) != 0 {
-                if lua_type(L, -2) == LUA_TSTRING {
-                    lua_pushvalue(L, -2)
-                    lua_insert_top(L)
-                    lua_rawset(L, table)
-                } else {
-                    us_pop(L, 1)
-                }
+        if arguments.spreadsFirstTable, case .object(let fields)? = arguments.values.first {
+            for (name, value) in fields {
+                LuaValues.push(L, value)
+                LuaValues.setField(L, table, name)
             }
         }
-        for (offset, name) in currentArgumentNames.enumerated() where Int32(offset + 1) <= count {
-            lua_pushvalue(L, Int32(offset + 1))
+        for (name, value) in zip(arguments.names, arguments.values) {
+            LuaValues.push(L, value)
             LuaValues.setField(L, table, name)
         }
     }
-}
-
-/// Moves the top value below the one under it, so the two swap places: `value, key-copy` → `key-copy, value`,
-/// ready for `lua_rawset` while the traversal key stays below them.
-private func lua_insert_top(_ L: OpaquePointer) {
-    us_insert(L, -2)
 }

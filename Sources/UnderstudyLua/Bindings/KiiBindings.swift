@@ -20,18 +20,44 @@ enum KiiBindings {
         let table = lua_gettop(L)
         LuaValues.push(L, "kii")
         LuaValues.setField(L, table, "flavour")
-        Binding.table(
-            L, handle,
-            [
-                ("register", register), ("login", login), ("verify_email", verifyEmail), ("verify_phone", verifyPhone),
-                ("change_email", changeEmail), ("change_phone", changePhone), ("find", find), ("count", count),
-                ("get", get), ("all", all), ("resend_email_verification", resendEmail),
-                ("resend_phone_verification", resendPhone), ("seed", seed),
-            ] + KiiLifecycleBindings.userFunctions
-        )
-        LuaValues.setField(L, table, "users")
-        KiiInstallationBindings.install(L, app: table, handle: handle)
+        functions.install(L, into: table, handle: handle)
         SharedBindings.install(L, app: table, handle: handle)
+        APITables.nameApp(L, table)
+    }
+
+    /// The app table's functions: every operation's binding at its declared Lua path, and the helpers.
+    static let functions = BindingTree(
+        KiiOperation.self, binding: binding(for:),
+        helpers: [("users.find", find), ("users.count", count), ("users.all", all), ("users.seed", seed)]
+    )
+
+    /// The binding of each operation scenarios can call; nil for those only HTTP reaches.
+    static func binding(for operation: KiiOperation) -> us_swift_fn? {
+        switch operation {
+        case .register: return register
+        case .login: return login
+        case .verifyEmail: return verifyEmail
+        case .verifyPhone: return verifyPhone
+        case .changeEmail: return changeEmail
+        case .changePhone: return changePhone
+        case .getUser: return get
+        case .resendEmailVerification: return resendEmail
+        case .resendPhoneVerification: return resendPhone
+        case .requestPasswordReset: return KiiLifecycleBindings.requestPasswordReset
+        case .completePasswordReset: return KiiLifecycleBindings.completePasswordReset
+        case .openResetLink: return KiiLifecycleBindings.openResetLink
+        case .changePassword: return KiiLifecycleBindings.changePassword
+        case .updateUser: return KiiLifecycleBindings.update
+        case .deleteUser: return KiiLifecycleBindings.delete
+        case .setDisabled: return KiiLifecycleBindings.setDisabled
+        case .me: return KiiLifecycleBindings.me
+        case .registerInstallation: return KiiInstallationBindings.register
+        case .getInstallation: return KiiInstallationBindings.get
+        case .listInstallations: return KiiInstallationBindings.list
+        case .unregisterInstallation: return KiiInstallationBindings.unregister
+        case .sendToUser: return KiiInstallationBindings.sendToUser
+        case .userStatus, .mqttEndpoint: return nil
+        }
     }
 
     /// A user or a session, as the domain presents it.
@@ -39,13 +65,16 @@ enum KiiBindings {
         LuaRecordWriter.push(L, record)
     }
 
-    static let registrationFields = ["username", "email", "phone", "country", "password"]
+    /// The fields of a registration table, as `users.register` declares them (a seeding template takes them too).
+    static let registrationFields: [String] = {
+        guard case .table(_, let fields)? = KiiOperation.register.declaration.arguments.first?.type else { return [] }
+        return fields.map(\.name)
+    }()
 
     static let register: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.register) { call throws(LuaMisuse) in
+            _ = try call.arguments(of: KiiOperation.register)
             let app = try call.kii()
-            try call.table(1, "registration")
-            try call.rejectUnknownFields(1, known: registrationFields, in: "the registration")
             let username = try call.field(1, "username", string: "registration.username")
             let email = try call.field(1, "email", string: "registration.email")
             let phone = try call.field(1, "phone", string: "registration.phone")
@@ -59,25 +88,25 @@ enum KiiBindings {
 
     static let login: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.login) { call throws(LuaMisuse) in
-            call.arguments("identifier", "password")
+            let arguments = try call.arguments(of: KiiOperation.login)
             let app = try call.kii()
-            let identifier = try call.string(1, "identifier")
-            let password = try call.string(2, "password")
+            let identifier = arguments.string("identifier")
+            let password = arguments.string("password")
             return call.answer { () throws(KiiError) in try app.login(identifier: identifier, password: password) }
         }
     }
 
     /// The shape of verify/change calls: a userID, a second string, maybe a third.
     private static func userCall(
-        _ L: OpaquePointer?, _ operation: KiiOperation, _ second: StaticString, third: StaticString? = nil,
+        _ L: OpaquePointer?, _ operation: KiiOperation, _ second: String, third: String? = nil,
         _ action: @escaping (KiiApp, String, String, String?) throws(KiiError) -> KiiUser
     ) -> Int32 {
         LuaCall.run(L, operation) { call throws(LuaMisuse) in
-            if let third { call.arguments("userID", second, third) } else { call.arguments("userID", second) }
+            let arguments = try call.arguments(of: operation)
             let app = try call.kii()
-            let userID = try call.string(1, "userID")
-            let value = try call.string(2, "\(second)")
-            let extra = third == nil ? nil : try call.optionalString(3, "\(third!)")
+            let userID = arguments.string("userID")
+            let value = arguments.string(second)
+            let extra = third.flatMap(arguments.optionalString)
             return call.answer { () throws(KiiError) in try action(app, userID, value, extra) }
         }
     }
@@ -105,9 +134,8 @@ enum KiiBindings {
         _ L: OpaquePointer?, _ operation: KiiOperation, _ action: @escaping (KiiApp, String) throws(KiiError) -> Void
     ) -> Int32 {
         LuaCall.run(L, operation) { call throws(LuaMisuse) in
-            call.arguments("userID")
+            let userID = try call.arguments(of: operation).string("userID")
             let app = try call.kii()
-            let userID = try call.string(1, "userID")
             return call.answerTrue { () throws(KiiError) in try action(app, userID) }
         }
     }
@@ -131,9 +159,8 @@ enum KiiBindings {
 
     static let get: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.getUser) { call throws(LuaMisuse) in
-            call.arguments("userID")
+            let userID = try call.arguments(of: KiiOperation.getUser).string("userID")
             let app = try call.kii()
-            let userID = try call.string(1, "userID")
             return call.answer(optional: { () throws(KiiError) in try app.getUser(userID: userID) })
         }
     }

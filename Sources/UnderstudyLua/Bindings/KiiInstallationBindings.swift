@@ -4,22 +4,11 @@ internal import Understudy
 
 /// `app.installations.*` (Kii's push device registration) and `app.push.send_to_user`.
 enum KiiInstallationBindings {
-    /// Adds `installations` and `push` to the app table at `table`.
-    static func install(_ L: OpaquePointer, app table: Int32, handle: Int64) {
-        Binding.table(L, handle, [("register", register), ("get", get), ("list", list), ("unregister", unregister)])
-        LuaValues.setField(L, table, "installations")
-        Binding.table(L, handle, [("send_to_user", sendToUser)])
-        LuaValues.setField(L, table, "push")
-    }
-
-    static let registrationFields = ["user", "type", "token", "development"]
-
     /// `register{ user, type, token?, development? }`
     static let register: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.registerInstallation) { call throws(LuaMisuse) in
+            _ = try call.arguments(of: KiiOperation.registerInstallation)
             let app = try call.kii()
-            try call.table(1, "registration")
-            try call.rejectUnknownFields(1, known: registrationFields, in: "the registration")
             guard let user = try call.field(1, "user", string: "registration.user") else {
                 throw LuaMisuse("registration.user is required (the userID)")
             }
@@ -41,11 +30,10 @@ enum KiiInstallationBindings {
 
     static let get: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.getInstallation) { call throws(LuaMisuse) in
-            call.arguments("installationID")
+            let id = try call.arguments(of: KiiOperation.getInstallation).string("installationID")
             let app = try call.kii()
-            let id = try call.string(1, "installationID")
             return call.answer(optional: { () throws(KiiError) in
-                try app.checkAdapterFaults(.getInstallation, .object(["installationID": .string(id)]))
+                try app.checkAdapterFaults(.getInstallation, [.string(id)])
                 return app.installation(id: id)
             })
         }
@@ -53,11 +41,10 @@ enum KiiInstallationBindings {
 
     static let list: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.listInstallations) { call throws(LuaMisuse) in
-            call.arguments("userID")
+            let userID = try call.arguments(of: KiiOperation.listInstallations).string("userID")
             let app = try call.kii()
-            let userID = try call.string(1, "userID")
             do throws(KiiError) {
-                try app.checkAdapterFaults(.listInstallations, .object(["userID": .string(userID)]))
+                try app.checkAdapterFaults(.listInstallations, [.string(userID)])
             } catch {
                 return call.fail(error)
             }
@@ -68,9 +55,8 @@ enum KiiInstallationBindings {
 
     static let unregister: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.unregisterInstallation) { call throws(LuaMisuse) in
-            call.arguments("installationID")
+            let id = try call.arguments(of: KiiOperation.unregisterInstallation).string("installationID")
             let app = try call.kii()
-            let id = try call.string(1, "installationID")
             return call.answerTrue { () throws(KiiError) in try app.unregisterInstallation(id: id) }
         }
     }
@@ -78,9 +64,8 @@ enum KiiInstallationBindings {
     /// `send_to_user{ user, message }` → `{ delivered = { installationID, ... } }`
     static let sendToUser: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.sendToUser) { call throws(LuaMisuse) in
+            _ = try call.arguments(of: KiiOperation.sendToUser)
             let app = try call.kii()
-            try call.table(1, "push")
-            try call.rejectUnknownFields(1, known: ["user", "message"], in: "the push")
             guard let user = try call.field(1, "user", string: "push.user") else {
                 throw LuaMisuse("push.user is required (the userID)")
             }

@@ -19,6 +19,12 @@ enum UnderstudyModule {
         LuaValues.push(L, version)
         LuaValues.setField(L, module, "version")
         ServedBindings.install(L, module: module)
+        // taken (and removed) by the prelude
+        us_push_swift_function(L, UncheckedErrors.bind, 0)
+        LuaValues.setField(L, module, "_errors")
+        us_push_swift_function(L, KnownCodes.check, 0)
+        LuaValues.setField(L, module, "_known_code")
+        APITables.name(L, module, "understudy")
         LuaValues.setField(L, globals, "understudy")
         us_pop(L, 1)
     }

@@ -1,0 +1,236 @@
+/// The declaration of every Backendless operation: arguments by the contract's names, routes under
+/// `/{appId}/{apiKey}`, the order of checks (docs/errors.md) and the result. See `OperationDeclaration`.
+extension BackendlessOperation {
+    public var declaration: OperationDeclaration { Self.declared[self]! }
+
+    private static let declared: [BackendlessOperation: OperationDeclaration] = Dictionary(
+        uniqueKeysWithValues: allCases.map { ($0, $0.declare()) }
+    )
+
+    private func declare() -> OperationDeclaration {
+        let user = ResultKind.record("BackendlessUser", "user")
+        let session = ResultKind.record("BackendlessSession", "session")
+        let token = ArgumentDeclaration.string("token", from: .header("user-token"), "a live session's user-token")
+        func declare(
+            version: Int = 1, lua: String?, _ arguments: [ArgumentDeclaration] = [], routes: [RouteDeclaration] = [],
+            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false
+        ) -> OperationDeclaration {
+            OperationDeclaration(
+                rawValue, .backendless, version: version, lua: lua, arguments: arguments, routes: routes, checks: checks,
+                result: result, answeredByAdapter: answeredByAdapter
+            )
+        }
+        switch self {
+        case .register:
+            return declare(
+                lua: "users.register", [.properties("props", optional: true, from: .body, "the new user's properties")],
+                routes: [.post("/users/register", "Register a user (or convert a guest)")],
+                checks: [.fault, 3038, 3009, 3039, 3043, 3011, 3013, 3078, 3040, 3010, 3012, 3041, 8000, 3033, 3021], result: user
+            )
+        case .login:
+            return declare(
+                lua: "users.login",
+                [
+                    .string("identity_value", optional: true, from: .bodyField("login"), "the value of the identity property"),
+                    .string("password", optional: true, from: .bodyField("password")),
+                ],
+                routes: [.post("/users/login", "Log in with the identity property and password")],
+                checks: [.fault, 3034, 3006, 3003, 3036, 3003, 3090, 3087, 3002, 3044], result: session
+            )
+        case .logout:
+            return declare(
+                lua: "users.logout", [token], routes: [.get("/users/logout", "End the session of the user-token header")],
+                checks: [.fault, 3064], result: .true
+            )
+        case .guestLogin:
+            return declare(
+                lua: "users.guest_login", routes: [.post("/users/register/guest", "Create a guest account and log it in")],
+                checks: [.fault, 3021], result: session
+            )
+        case .confirmEmail:
+            return declare(
+                lua: "users.confirm_email", [.string("objectId", from: .resolved("the user of the link's {token}"))],
+                routes: [.get("/users/confirmemail/{token}", "The link of the confirmation email")],
+                checks: [.fault, 1000], result: user
+            )
+        case .setStatus:
+            return declare(
+                lua: "users.set_status",
+                [.string("objectId", from: .none), .oneOf("status", ["ENABLED", "DISABLED"], from: .none, "what the console sets")],
+                checks: [.fault, 1000], result: user
+            )
+        case .isValidToken:
+            return declare(
+                lua: nil, [.string("token", from: .path("userToken"))],
+                routes: [.get("/users/isvalidusertoken/{userToken}", "Whether a user-token is a live session")], result: .http
+            )
+        case .restorePassword:
+            return declare(
+                version: 2, lua: "users.restore_password", [.string("identity", from: .path("identity"), "the identity value")],
+                routes: [.get("/users/restorepassword/{identity}", "Send the password-recovery email")],
+                checks: [.fault, 3101, 3020, 3075, 3025], result: .true
+            )
+        case .resetPassword:
+            return declare(
+                version: 2, lua: "users.reset_password",
+                [
+                    .string("link_or_token", from: .path("token"), "the recovery link or its token"),
+                    .string("new_password", from: .bodyField("password")),
+                ],
+                routes: [
+                    .get("/users/changepassword/{token}", "The recovery link's page: a form for a new password", variant: "page"),
+                    .post("/users/changepassword/{token}", .text, "The recovery page's form: set the new password"),
+                ],
+                checks: [.fault, 3092, 3045, 8000], result: .true
+            )
+        case .resendConfirmation:
+            return declare(
+                version: 2, lua: "users.resend_confirmation", [.string("identity", from: .path("identity"))],
+                routes: [.post("/users/resendconfirmation/{identity}", .none, "Send the confirmation email again")],
+                checks: [.fault, 3103, 3104, 3102, 3104], result: .true
+            )
+        case .confirmationURL:
+            return declare(
+                version: 2, lua: "users.confirmation_url", [.string("identity", from: .path("identity"))],
+                routes: [.post("/users/createEmailConfirmationURL/{identity}", .none, "A new confirmation link, sent nowhere")],
+                checks: [.fault, 3103, 3104, 3102, 3104], result: .value("string", "link")
+            )
+        case .getUser:
+            return declare(
+                version: 2, lua: "users.get", [.string("objectId", from: .path("objectId"))],
+                routes: [.get("/data/Users/{objectId}", "Read a user by objectId")], result: .optionalRecord("BackendlessUser")
+            )
+        case .updateUser:
+            return declare(
+                version: 2, lua: "users.update",
+                [
+                    .string("objectId", from: .path("objectId")),
+                    .properties("props", from: .body, "the properties to change"),
+                    token,
+                ],
+                routes: [.put("/users/{objectId}", "Update the user of the user-token header")],
+                checks: [.fault, 3064, 3030, 3029, 3072, 3096, 3040, 3018, 3050, 3045, 8000], result: user
+            )
+        case .deleteUser:
+            return declare(
+                version: 2, lua: "users.delete", [.string("objectId", from: .path("objectId"))],
+                routes: [.delete("/data/Users/{objectId}", "Delete a user by objectId")], checks: [.fault, 1000], result: .true
+            )
+        case .registerDevice:
+            return declare(
+                lua: "devices.register",
+                [
+                    .table(
+                        "registration", "DeviceRegistrationRequest",
+                        fields: [
+                            .string("token", from: .bodyField("deviceToken"), "the APNS or FCM device token"),
+                            .string("device_id", optional: true, from: .bodyField("deviceId")),
+                            .oneOf("os", ["IOS", "ANDROID"], from: .bodyField("os")),
+                            .string("os_version", optional: true, from: .bodyField("osVersion")),
+                            ArgumentDeclaration("channels", .strings, optional: true, from: .bodyField("channels")),
+                            ArgumentDeclaration(
+                                "expiration", .any, optional: true, from: .bodyField("expiration"),
+                                "seconds on the virtual clock (over HTTP: milliseconds or an ISO 8601 date)"
+                            ),
+                        ],
+                        from: .body
+                    )
+                ],
+                routes: [.post("/messaging/registrations", "Register a device for push notifications")],
+                checks: [.fault, 5011, 8000, 8000, 5044, 5004, 5043], result: .record("DeviceRegistration", "reg")
+            )
+        case .getDevice:
+            return declare(
+                lua: "devices.get", [.string("device_id", from: .path("deviceId"))],
+                routes: [.get("/messaging/registrations/{deviceId}", "A device's registration")],
+                result: .optionalRecord("DeviceRegistration")
+            )
+        case .unregisterDevice:
+            return declare(
+                lua: "devices.unregister", [.string("device_id", from: .path("deviceId"))],
+                routes: [.delete("/messaging/registrations/{deviceId}", "Cancel a device's registration")],
+                checks: [.fault, 5001], result: .true
+            )
+        case .publish:
+            return declare(
+                lua: "push.publish",
+                [
+                    .table(
+                        "publication", "Publication",
+                        fields: [
+                            .string("channel", optional: true, from: .path("channel"), "default \"default\""),
+                            .string("message", from: .bodyField("message")),
+                            ArgumentDeclaration("device_ids", .strings, optional: true, from: .bodyField("pushSinglecast")),
+                        ],
+                        from: .body
+                    )
+                ],
+                routes: [.post("/messaging/{channel}", "Publish a push notification to a channel or to devices")],
+                result: .value("{ delivered: string[] }", "result")
+            )
+        case .loginOAuth:
+            return declare(
+                version: 3, lua: "users.login_oauth",
+                [
+                    .string("provider", from: .path("provider"), "the provider code the app's SDK sends (compared without case)"),
+                    .string("token", from: .bodyField("accessToken"), "the access token the provider accepts"),
+                    .table(
+                        "options", "OAuthLoginOptions",
+                        fields: [
+                            ArgumentDeclaration(
+                                "fields_mapping", .table("table<string, string>", fields: []), optional: true,
+                                from: .bodyField("fieldsMapping"), "provider profile field → user property (first login only)"
+                            ),
+                            .string("guest", optional: true, from: .bodyField("guestUser"), "objectId of the guest the first login converts"),
+                            .string("secret", optional: true, from: .bodyField("accessTokenSecret"), "the OAuth1 token secret"),
+                        ],
+                        optional: true, from: .body
+                    ),
+                ],
+                routes: [
+                    .post("/users/social/{provider}/login", "Log in through an OAuth provider; the first login registers the user (what the SDKs call)"),
+                    .post("/users/oauth/{provider}/login", "Log in through an OAuth provider; the first login registers the user (the REST docs' path)"),
+                    .post(
+                        "/users/social/facebook/sdk/login", "Log in with a Facebook access token (the legacy SDK login)",
+                        sources: ["provider": .resolved("facebook")], variant: "facebook"
+                    ),
+                    .post(
+                        "/users/social/googleplus/sdk/login", "Log in with a Google+ access token (the legacy SDK login)",
+                        sources: ["provider": .resolved("googleplus")], variant: "googleplus"
+                    ),
+                ],
+                checks: [.fault, 3034, 3052, 3009, 3039, 3014, 3021, 3090, 3036], result: session
+            )
+        case .appInfo:
+            return declare(
+                version: 2, lua: nil, routes: [.get("/info", "App info the JS SDK loads at start (loggers, rtURL)")],
+                result: .http, answeredByAdapter: true
+            )
+        case .userRoles:
+            return declare(
+                version: 2, lua: nil, routes: [.get("/users/userroles", "The roles of the caller")], result: .http,
+                answeredByAdapter: true
+            )
+        case .describeUsers:
+            return declare(
+                version: 2, lua: nil, routes: [.get("/users/userclassprops", "The columns of the Users table")], result: .http,
+                answeredByAdapter: true
+            )
+        case .verifyPassword:
+            return declare(
+                version: 2, lua: nil,
+                routes: [
+                    .post("/users/verifypassword", .none, "Verify a password (CloudCode only: 3122)"),
+                    .post("/users/verifypassowrd", .none, "Verify a password, the JS SDK's spelling (CloudCode only: 3122)"),
+                ],
+                result: .http, answeredByAdapter: true
+            )
+        case .messageStatus:
+            return declare(
+                version: 2, lua: nil, [.string("messageId", from: .path("messageId"))],
+                routes: [.get("/messaging/{messageId}", "The status of a published message")], result: .http,
+                answeredByAdapter: true
+            )
+        }
+    }
+}

@@ -1,0 +1,237 @@
+/// The declaration of every Kii operation: arguments by the contract's names, routes under `/api/apps/{appID}`,
+/// the order of checks (docs/errors.md) and the result. See `OperationDeclaration`.
+extension KiiOperation {
+    public var declaration: OperationDeclaration { Self.declared[self]! }
+
+    private static let declared: [KiiOperation: OperationDeclaration] = Dictionary(
+        uniqueKeysWithValues: allCases.map { ($0, $0.declare()) }
+    )
+
+    private func declare() -> OperationDeclaration {
+        let user = ResultKind.record("KiiUser", "user")
+        /// The user a `{user}` path segment names (`me`, a userID, `EMAIL:…`, `PHONE:…`, `LOGIN_NAME:…`).
+        let userID = ArgumentDeclaration.string("userID", from: .resolved("the user the path's {user} names"))
+        let installationID = ArgumentDeclaration.string("installationID", from: .path("installation"))
+        func declare(
+            version: Int = 1, lua: String?, _ arguments: [ArgumentDeclaration] = [], routes: [RouteDeclaration] = [],
+            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false
+        ) -> OperationDeclaration {
+            OperationDeclaration(
+                rawValue, .kii, version: version, lua: lua, arguments: arguments, routes: routes, checks: checks,
+                result: result, answeredByAdapter: answeredByAdapter
+            )
+        }
+        func checks(_ codes: String...) -> [Check] { [.fault] + codes.map(Check.kii) }
+        switch self {
+        case .register:
+            return declare(
+                lua: "users.register",
+                [
+                    .table(
+                        "registration", "KiiRegistration",
+                        fields: [
+                            .string("username", optional: true, from: .bodyField("loginName")),
+                            .string("email", optional: true, from: .bodyField("emailAddress")),
+                            .string("phone", optional: true, from: .bodyField("phoneNumber")),
+                            .string("country", optional: true, from: .bodyField("country")),
+                            .string("password", from: .bodyField("password")),
+                        ],
+                        from: .body
+                    )
+                ],
+                routes: [.post("/users", "Sign up a user (app credentials); 201 with the user record, no token")],
+                checks: checks("INVALID_INPUT_DATA", "PASSWORD_TOO_SHORT", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS", "RESOURCE_TEMPORARILY_UNAVAILABLE"),
+                result: user
+            )
+        case .login:
+            return declare(
+                lua: "users.login",
+                [
+                    .string("identifier", from: .bodyField("username"), "username, email, +international or CC-local phone"),
+                    .string("password", from: .bodyField("password")),
+                ],
+                routes: [
+                    .post("/oauth2/token", "Log in (Basic app credentials): username and password for an access token"),
+                    .post("/api/oauth2/token", "Log in (headers X-Kii-AppID and X-Kii-AppKey) for an access token", variant: "legacy"),
+                ],
+                checks: checks("invalid_grant"), result: .record("KiiSession", "session")
+            )
+        case .verifyEmail:
+            return declare(
+                lua: "users.verify_email", [userID, .string("code", from: .bodyField("verificationCode"))],
+                routes: [
+                    .post("/users/{user}/email-address/verify", "Verify the email address with its code"),
+                    .get("/users/{user}/email-address/verify", "The link of the verification email (?code=…)",
+                         sources: ["code": .query("code")], variant: "link"),
+                ],
+                checks: checks("USER_NOT_FOUND", "USER_DISABLED", "INVALID_ACCOUNT_STATUS", "INVALID_VERIFICATION_CODE"),
+                result: user
+            )
+        case .verifyPhone:
+            return declare(
+                lua: "users.verify_phone", [userID, .string("code", from: .bodyField("verificationCode"))],
+                routes: [.post("/users/{user}/phone-number/verify", "Verify the phone number with the SMS code")],
+                checks: checks(
+                    "USER_NOT_FOUND", "USER_DISABLED", "INVALID_ACCOUNT_STATUS", "INVALID_VERIFICATION_CODE",
+                    "PHONE_NUMBER_VERIFICATION_CODE_EXPIRED"
+                ),
+                result: user
+            )
+        case .changeEmail:
+            return declare(
+                lua: "users.change_email", [userID, .string("email", from: .bodyField("emailAddress"))],
+                routes: [.put("/users/{user}/email-address", "Change the email address (pending until verified)")],
+                checks: checks("USER_NOT_FOUND", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS"), result: user
+            )
+        case .changePhone:
+            return declare(
+                lua: "users.change_phone",
+                [
+                    userID, .string("phone", from: .bodyField("phoneNumber")),
+                    .string("country", optional: true, from: .bodyField("country"), "to read a local number"),
+                ],
+                routes: [.put("/users/{user}/phone-number", "Change the phone number (pending until verified)")],
+                checks: checks("USER_NOT_FOUND", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS"), result: user
+            )
+        case .getUser:
+            return declare(
+                lua: "users.get", [userID],
+                routes: [.get("/users/{user}", "A user's record (the full record for its owner's token)")],
+                result: .optionalRecord("KiiUser")
+            )
+        case .resendEmailVerification:
+            return declare(
+                lua: "users.resend_email_verification", [userID],
+                routes: [.post("/users/{user}/email-address/resend-verification", .none, "Send the verification email again")],
+                checks: checks("USER_NOT_FOUND", "INVALID_ACCOUNT_STATUS"), result: .true
+            )
+        case .resendPhoneVerification:
+            return declare(
+                lua: "users.resend_phone_verification", [userID],
+                routes: [.post("/users/{user}/phone-number/resend-verification", .none, "Text a new verification code")],
+                checks: checks("USER_NOT_FOUND", "INVALID_ACCOUNT_STATUS"), result: .true
+            )
+        case .requestPasswordReset:
+            return declare(
+                version: 2, lua: "users.request_password_reset",
+                [
+                    .string("identifier", from: .resolved("the user the path's {user} names")),
+                    .oneOf("method", ["EMAIL", "SMS", "SMS_PIN"], optional: true,
+                           from: .bodyField("notificationMethod"), "default \"EMAIL\""),
+                ],
+                routes: [.post("/users/{user}/password/request-reset", "Request a password reset: email link, SMS link or SMS PIN (204)")],
+                checks: checks("USER_NOT_FOUND", "USER_DISABLED", "INVALID_STATUS"), result: .true
+            )
+        case .completePasswordReset:
+            return declare(
+                version: 2, lua: "users.complete_password_reset",
+                [
+                    .string("identifier", from: .resolved("the user the path's {user} names")),
+                    .string("pin", from: .bodyField("pinCode")),
+                    .string("new_password", from: .bodyField("newPassword")),
+                ],
+                routes: [.post("/users/{user}/password/complete-reset", "Complete a reset with the SMS PIN and a new password (204)")],
+                checks: checks(
+                    "USER_NOT_FOUND", "USER_DISABLED", "INVALID_INPUT_DATA", "INVALID_INPUT_DATA", "PASSWORD_TOO_SHORT",
+                    "INVALID_INPUT_DATA", "INVALID_VERIFICATION_CODE", "PIN_CODE_EXPIRED"
+                ),
+                result: .true
+            )
+        case .openResetLink:
+            return declare(
+                version: 2, lua: "users.open_reset_link", [.string("link", from: .query("code"), "the reset link (over HTTP its code)")],
+                routes: [.get("/password-reset", "The page a reset link opens (?code=…): a new password is set and sent")],
+                checks: checks("USER_NOT_FOUND", "USER_DISABLED"), result: .true
+            )
+        case .changePassword:
+            return declare(
+                version: 2, lua: "users.change_password",
+                [userID, .string("old_password", from: .bodyField("oldPassword")), .string("new_password", from: .bodyField("newPassword"))],
+                routes: [.put("/users/{user}/password", "Change the password with the old one (204); the user's tokens end")],
+                checks: checks("USER_NOT_FOUND", "WRONG_PASSWORD", "PASSWORD_TOO_SHORT", "INVALID_INPUT_DATA"), result: .true
+            )
+        case .updateUser:
+            return declare(
+                version: 2, lua: "users.update", [userID, .properties("fields", from: .body, "the fields to set")],
+                routes: [.post("/users/{user}", "Update the user's fields (Kii's merge rule: custom fields not sent are deleted)")],
+                checks: checks("USER_NOT_FOUND", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS"), result: user
+            )
+        case .deleteUser:
+            return declare(
+                version: 2, lua: "users.delete", [userID],
+                routes: [.delete("/users/{user}", "Delete the user (204): tokens end, identifiers free, installations removed")],
+                checks: checks("USER_NOT_FOUND"), result: .true
+            )
+        case .setDisabled:
+            return declare(
+                version: 2, lua: "users.set_disabled", [userID, .boolean("disabled", from: .bodyField("disabled"))],
+                routes: [.put("/users/{user}/status", "Disable or re-enable a user (app credentials; 204)")],
+                checks: checks("USER_NOT_FOUND"), result: user
+            )
+        case .me:
+            return declare(
+                version: 2, lua: "users.me", [.string("token", from: .resolved("the Authorization: Bearer token"))],
+                routes: [.get("/users/me", "The record of the access token's user")],
+                checks: checks("WRONG_TOKEN"), result: user
+            )
+        case .registerInstallation:
+            return declare(
+                version: 2, lua: "installations.register",
+                [
+                    .table(
+                        "registration", "InstallationRequest",
+                        fields: [
+                            .string("user", from: .bodyField("userID"), "the userID (over HTTP, the token's user by default)"),
+                            .oneOf("type", ["ANDROID", "IOS", "JPUSH", "MQTT"], from: .bodyField("deviceType")),
+                            .string("token", optional: true, from: .bodyField("installationRegistrationID"),
+                                    "required for ANDROID, IOS and JPUSH"),
+                            .boolean("development", optional: true, from: .bodyField("development")),
+                        ],
+                        from: .body
+                    )
+                ],
+                routes: [.post("/installations", "Register a device for push (201); the same type and registration id moves to the new owner")],
+                checks: checks("USER_NOT_FOUND", "INVALID_INPUT_DATA", "INVALID_INPUT_DATA"), result: .record("Installation", "installation")
+            )
+        case .getInstallation:
+            return declare(
+                version: 2, lua: "installations.get", [installationID],
+                routes: [.get("/installations/{installation}", "An installation by id, or by {deviceType}:{registrationID}")],
+                result: .optionalRecord("Installation"), answeredByAdapter: true
+            )
+        case .listInstallations:
+            return declare(
+                version: 2, lua: "installations.list", [.string("userID", from: .none)],
+                result: .value("Installation[]", "installations"), answeredByAdapter: true
+            )
+        case .unregisterInstallation:
+            return declare(
+                version: 2, lua: "installations.unregister", [installationID],
+                routes: [.delete("/installations/{installation}", "Delete an installation by id, or by {deviceType}:{registrationID} (204)")],
+                checks: checks("INSTALLATION_NOT_FOUND"), result: .true
+            )
+        case .sendToUser:
+            return declare(
+                version: 2, lua: "push.send_to_user",
+                [
+                    .table(
+                        "push", "{ user: string, message: string }",
+                        fields: [.string("user", from: .none, "the userID"), .string("message", from: .none)], from: .none
+                    )
+                ],
+                checks: checks("USER_NOT_FOUND"), result: .value("{ delivered: string[] }", "result")
+            )
+        case .userStatus:
+            return declare(
+                version: 2, lua: nil, [.string("userID", from: .path("user"), "as the path names the user")],
+                routes: [.get("/users/{user}/status", "Whether the user is disabled")], result: .http, answeredByAdapter: true
+            )
+        case .mqttEndpoint:
+            return declare(
+                version: 2, lua: nil, [installationID],
+                routes: [.get("/installations/{installation}/mqtt-endpoint", "The MQTT endpoint: always 503 MQTT_ENDPOINT_NOT_READY (no broker)")],
+                result: .http, answeredByAdapter: true
+            )
+        }
+    }
+}

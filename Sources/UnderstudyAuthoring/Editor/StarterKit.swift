@@ -1,0 +1,22 @@
+/// The files `understudy init` creates: one commented example per flavour, the editor files and a CI job.
+public enum StarterKit {
+    /// Each file's path (relative to the project folder) and text, in the order they are written.
+    public static var files: [(path: String, text: String)] {
+        [
+            ("scenarios/backendless/first.lua", backendlessExample),
+            ("scenarios/kii/first.lua", kiiExample),
+            (EditorTypes.annotationPath, EditorTypes.annotations),
+            (".luarc.json", EditorTypes.luarc),
+            (".github/workflows/scenarios.yml", ciWorkflow),
+        ]
+    }
+
+    /// Resources/first_backendless.lua.
+    public static let backendlessExample = String(decoding: PackageResources.first_backendless_lua, as: UTF8.self)
+
+    /// Resources/first_kii.lua.
+    public static let kiiExample = String(decoding: PackageResources.first_kii_lua, as: UTF8.self)
+
+    /// The GitHub Actions workflow, Resources/scenarios_workflow.yml.
+    public static let ciWorkflow = String(decoding: PackageResources.scenarios_workflow_yml, as: UTF8.self)
+}

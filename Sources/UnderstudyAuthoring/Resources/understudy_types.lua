@@ -1,0 +1,736 @@
+---@meta understudy
+-- Editor types for Understudy scenarios (Lua 5.4), written by `understudy types`. Not a scenario file.
+-- Calls of the contract's version 2 (lifecycle.md) are marked "(contract v2)".
+error("types/understudy.lua holds editor types for the Lua language server; it is not a scenario file")
+
+---------------------------------------------------------------------------------------------------------------
+-- Scenarios
+
+---@class ScenarioOptions
+---@field tags? string[] tags selected with `understudy run --tag`
+---@field skip? boolean|string `true` or a reason: reported as skipped, not run
+
+---Declares a scenario; `fn` runs with fresh backends and fresh globals. It passes when `fn` returns and fails
+---when it raises (`error`, a failed `assert` or `expect.*`, `fail`).
+---@param name string
+---@param fn fun()
+---@overload fun(name: string, options: ScenarioOptions, fn: fun())
+function scenario(name, fn) end
+
+---Ends the running scenario as skipped, with a reason.
+---@param reason? string
+function skip(reason) end
+
+---Fails the running scenario with a message.
+---@param message? string
+function fail(message) end
+
+---------------------------------------------------------------------------------------------------------------
+-- expect: assertions whose failures read well
+
+---@class Expect
+expect = {}
+
+---Passes the results of a call through when it succeeded; fails with the error otherwise.
+---@generic T
+---@param result T|nil
+---@param err? BackendlessError|KiiError
+---@return T result
+function expect.ok(result, err, ...) end
+
+---Expects a failed call (`nil, err`) whose code is `expected` (or whose fields match the table); returns err.
+---@param expected integer|string|table
+---@param result any
+---@param err? BackendlessError|KiiError
+---@return BackendlessError|KiiError err
+function expect.error(expected, result, err) end
+
+---Deep equality; a table difference names the first differing path.
+---@generic T
+---@param actual T
+---@param expected any
+---@param label? string
+---@return T
+function expect.equal(actual, expected, label) end
+
+---@generic T
+---@param actual T
+---@param other any
+---@param label? string
+---@return T
+function expect.not_equal(actual, other, label) end
+
+---@generic T
+---@param value T
+---@param label? string
+---@return T
+function expect.truthy(value, label) end
+
+---@generic T
+---@param value T
+---@param label? string
+---@return T
+function expect.falsy(value, label) end
+
+---@param value any
+---@param label? string
+---@return nil
+function expect.is_nil(value, label) end
+
+---@generic T
+---@param value T|nil
+---@param label? string
+---@return T
+function expect.not_nil(value, label) end
+
+---@param text string
+---@param pattern string a Lua pattern
+---@param label? string
+---@return string
+function expect.match(text, pattern, label) end
+
+---A list holding `item` (deep equality) or a string holding `item` (plain text).
+---@generic T
+---@param haystack T
+---@param item any
+---@param label? string
+---@return T
+function expect.contains(haystack, item, label) end
+
+---@generic T
+---@param list T
+---@param n integer
+---@param label? string
+---@return T
+function expect.length(list, n, label) end
+
+---Expects `fn` to raise (API misuse, say); returns the message.
+---@param fn fun()
+---@param pattern? string
+---@param label? string
+---@return string message
+function expect.fails(fn, pattern, label) end
+
+---------------------------------------------------------------------------------------------------------------
+-- understudy
+
+---@class Understudy
+---@field version string the Understudy version, "0.1.0"
+---@field journal Journal under `understudy serve` only: the requests the server answered
+understudy = {}
+
+---A fresh Backendless app: no users, no devices, clock at 2030-01-01T00:00:00Z.
+---@param settings? BackendlessSettings
+---@return BackendlessApp
+function understudy.backendless(settings) end
+
+---A fresh Kii app.
+---@param settings? KiiSettings
+---@return KiiApp
+function understudy.kii(settings) end
+
+---Discards on purpose the error a call returned (an `err` nothing looks at fails the scenario when it ends).
+---Give it the error, or the whole call: `understudy.ignore(app.users.login(...))`. Returns what it was given.
+---@generic T
+---@param ... T
+---@return T ...
+function understudy.ignore(...) end
+
+---The backend whose app_id is `name`, or the first of a flavour ("backendless", "kii").
+---@param name string
+---@return BackendlessApp|KiiApp|nil
+function understudy.app(name) end
+
+---Every backend, in the order they were created.
+---@return (BackendlessApp|KiiApp)[]
+function understudy.apps() end
+
+---@class JournalFilter
+---@field method? string
+---@field path? string
+---@field op? string
+---@field app? string
+---@field status? integer
+---@field code? integer|string
+
+---Under `understudy serve` only: the HTTP requests the server answered.
+---@class Journal
+understudy.journal = {}
+
+---@param filter? JournalFilter
+---@return table[]
+function understudy.journal.entries(filter) end
+
+---@param filter? JournalFilter
+---@return table|nil
+function understudy.journal.last(filter) end
+
+---@param filter? JournalFilter
+---@return integer
+function understudy.journal.count(filter) end
+
+---@return true
+function understudy.journal.clear() end
+
+---------------------------------------------------------------------------------------------------------------
+-- Errors and records
+
+---@class BackendlessError
+---@field code integer e.g. 3033
+---@field message string
+
+---@class KiiError
+---@field status integer the HTTP status, e.g. 409
+---@field code string e.g. "USER_ALREADY_EXISTS"
+---@field message string
+---@field field? string the field at fault
+---@field value? string the offending value
+
+---@class Email
+---@field to string
+---@field subject string
+---@field kind "confirmation"|"verification"|"password_recovery"|"password_reset"|"password_reset_done"
+---@field code? string
+---@field link? string
+---@field password? string
+
+---@class SMS
+---@field to string
+---@field body string
+---@field code? string
+---@field link? string
+
+---@class Push
+---@field device_id? string Backendless
+---@field channel? string Backendless
+---@field installation_id? string Kii (contract v2)
+---@field user? string Kii (contract v2)
+---@field message string
+
+---@class FaultSpec
+---@field op string the operation, e.g. "users.register"
+---@field code? integer|string a Backendless number or a Kii errorCode
+---@field message? string
+---@field status? integer an HTTP status (Kii errors; Backendless over HTTP)
+---@field times? integer how many calls fail (default: unlimited)
+---@field probability? number from 0 to 1, drawn from the seeded generator (default 1)
+---@field when? fun(args: table): boolean decides from the call's arguments
+---@field delay_ms? integer over HTTP: delay the reply
+---@field drop? boolean over HTTP: close the connection
+
+---------------------------------------------------------------------------------------------------------------
+-- Shared by both flavours
+
+---@class Clock
+local Clock = {}
+
+---Seconds since the epoch on the virtual clock.
+---@return number
+function Clock.now() end
+
+---@param seconds number
+---@return number now
+function Clock.advance(seconds) end
+
+---@param seconds number
+---@return number now
+function Clock.set(seconds) end
+
+---@class Outbox
+local Outbox = {}
+
+---@param to? string only the emails to this address
+---@return Email[]
+function Outbox.emails(to) end
+
+---@param to? string
+---@return Email|nil
+function Outbox.last_email(to) end
+
+---@param to? string
+---@return SMS[]
+function Outbox.sms(to) end
+
+---@param to? string
+---@return SMS|nil
+function Outbox.last_sms(to) end
+
+---@param device_id? string Backendless: only the pushes to this device; Kii: to this installation
+---@return Push[]
+function Outbox.pushes(device_id) end
+
+---@return true
+function Outbox.clear() end
+
+---@class Fault
+---@field op string
+---@field id integer
+---@field hits integer calls it failed so far
+---@field active boolean
+---@field remaining? integer calls left to fail
+local Fault = {}
+
+---@return boolean removed
+function Fault:remove() end
+
+---@class Faults
+local Faults = {}
+
+---Makes the next matching calls of `spec.op` fail with that error, exactly as a real one would (`nil, err`).
+---@param spec FaultSpec
+---@return Fault
+function Faults.inject(spec) end
+
+---@return true
+function Faults.clear() end
+
+---@return Fault[]
+function Faults.list() end
+
+---------------------------------------------------------------------------------------------------------------
+-- Backendless
+
+---@class BackendlessSettings
+---@field identity? string the identity property (default "email")
+---@field registration? boolean false: register answers 3009
+---@field email_confirmation? boolean true: email required, new users EMAIL_CONFIRMATION_PENDING
+---@field dynamic_properties? boolean false: a property outside the schema answers 3010
+---@field properties? table<string, { required?: boolean, max_length?: integer }> extra schema
+---@field logins? boolean false: login answers 3034
+---@field lockout_after? integer failed logins in a row that lock the account (0: off)
+---@field lockout_minutes? number how long a lock lasts (default 30)
+---@field multiple_logins? "allow"|"deny"|integer
+---@field app_id? string
+---@field api_key? string
+---@field password_recovery? "link"|"temporary"|false (contract v2)
+
+---@class BackendlessApp
+---@field flavour "backendless"
+---@field users BackendlessUsers
+---@field devices BackendlessDevices
+---@field channels BackendlessChannels
+---@field push BackendlessPush
+---@field oauth BackendlessOAuth (contract v3)
+---@field settings BackendlessSettings
+---@field clock Clock
+---@field outbox Outbox
+---@field faults Faults
+
+---@class BackendlessUser
+---@field objectId string
+---@field userStatus "ENABLED"|"DISABLED"|"EMAIL_CONFIRMATION_PENDING"|"GUEST"
+---@field created integer ms since the epoch on the virtual clock
+---@field socialAccount string "BACKENDLESS", or the provider code of a user registered through OAuth (contract v3)
+---@field ___class "Users"
+---@field email? string
+---@field [string] string|number|boolean
+
+---@class BackendlessSession
+---@field user BackendlessUser
+---@field token string
+
+---@class BackendlessSeed
+---@field count integer
+---@field start? integer
+---@field status? "ENABLED"|"DISABLED"|"EMAIL_CONFIRMATION_PENDING"
+---@field [string] string|number|boolean template properties, `%d` becomes each user's number
+
+---@class BackendlessUsers
+local BackendlessUsers = {}
+
+---@param props table<string, string|number|boolean>|nil
+---@return BackendlessUser user
+---@overload fun(props: table|nil): nil, BackendlessError
+function BackendlessUsers.register(props) end
+
+---@param identity_value string
+---@param password string
+---@return BackendlessSession session
+---@overload fun(identity_value: string, password: string): nil, BackendlessError
+function BackendlessUsers.login(identity_value, password) end
+
+---@param token string
+---@return true
+---@overload fun(token: string): nil, BackendlessError
+function BackendlessUsers.logout(token) end
+
+---@return BackendlessSession session
+---@overload fun(): nil, BackendlessError
+function BackendlessUsers.guest_login() end
+
+---@param objectId string
+---@return BackendlessUser user
+---@overload fun(objectId: string): nil, BackendlessError
+function BackendlessUsers.confirm_email(objectId) end
+
+---@param identity_value string
+---@return BackendlessUser|nil
+function BackendlessUsers.find(identity_value) end
+
+---@return integer
+function BackendlessUsers.count() end
+
+---@param objectId string
+---@param status "ENABLED"|"DISABLED"
+---@return BackendlessUser user
+---@overload fun(objectId: string, status: string): nil, BackendlessError
+function BackendlessUsers.set_status(objectId, status) end
+
+---@param objectId string
+---@return BackendlessUser|nil
+function BackendlessUsers.get(objectId) end
+
+---@return BackendlessUser[]
+function BackendlessUsers.all() end
+
+---@param template BackendlessSeed
+---@return integer added
+---@overload fun(template: BackendlessSeed): nil, BackendlessError
+function BackendlessUsers.seed(template) end
+
+---(contract v2) Sends the password recovery email.
+---@param identity string
+---@return true
+---@overload fun(identity: string): nil, BackendlessError
+function BackendlessUsers.restore_password(identity) end
+
+---(contract v2) What the change-password page does.
+---@param link_or_token string
+---@param new_password string
+---@return true
+---@overload fun(link_or_token: string, new_password: string): nil, BackendlessError
+function BackendlessUsers.reset_password(link_or_token, new_password) end
+
+---(contract v2)
+---@param identity string
+---@return true
+---@overload fun(identity: string): nil, BackendlessError
+function BackendlessUsers.resend_confirmation(identity) end
+
+---(contract v2) The confirmation link; no email is sent.
+---@param identity string
+---@return string link
+---@overload fun(identity: string): nil, BackendlessError
+function BackendlessUsers.confirmation_url(identity) end
+
+---(contract v2)
+---@param objectId string
+---@param props table<string, string|number|boolean>
+---@param token string
+---@return BackendlessUser user
+---@overload fun(objectId: string, props: table, token: string): nil, BackendlessError
+function BackendlessUsers.update(objectId, props, token) end
+
+---(contract v2)
+---@param objectId string
+---@return true
+---@overload fun(objectId: string): nil, BackendlessError
+function BackendlessUsers.delete(objectId) end
+
+---@class OAuthLoginOptions
+---@field fields_mapping? table<string, string> provider profile field → user property (first login only)
+---@field guest? string objectId of a guest to convert on the first login
+---@field secret? string the OAuth1 token secret
+
+---(contract v3) Logs in through an OAuth provider; the first login of a provider account registers its user.
+---@param provider string the provider code, e.g. "facebook" (compared without case)
+---@param token string the access token
+---@param options? OAuthLoginOptions
+---@return BackendlessSession session
+---@overload fun(provider: string, token: string, options?: OAuthLoginOptions): nil, BackendlessError
+function BackendlessUsers.login_oauth(provider, token, options) end
+
+---@class OAuthAccount
+---@field provider string the provider code the app's SDK sends (compared without case)
+---@field token string an access token the provider accepts
+---@field secret? string the OAuth1 token secret the login must present
+---@field profile table<string, string> what the provider returns: `id` (required) and any fields
+
+---@class BackendlessOAuth
+local BackendlessOAuth = {}
+
+---(contract v3) The console: defines (or replaces) what the provider answers for a token.
+---@param account OAuthAccount
+---@return true
+function BackendlessOAuth.account(account) end
+
+---@class DeviceRegistrationRequest
+---@field token string
+---@field device_id string
+---@field os "IOS"|"ANDROID"
+---@field os_version? string
+---@field channels? string[]
+---@field expiration? number seconds on the virtual clock
+
+---@class DeviceRegistration
+---@field registrationId string
+---@field channels table<string, string> channel name → registration id
+---@field device_id string
+---@field token string
+---@field os "IOS"|"ANDROID"
+---@field os_version? string
+---@field expiration? number seconds on the virtual clock
+
+---@class BackendlessDevices
+local BackendlessDevices = {}
+
+---@param registration DeviceRegistrationRequest
+---@return DeviceRegistration reg
+---@overload fun(registration: DeviceRegistrationRequest): nil, BackendlessError
+function BackendlessDevices.register(registration) end
+
+---@param device_id string
+---@return DeviceRegistration|nil
+function BackendlessDevices.get(device_id) end
+
+---@param device_id string
+---@return true
+---@overload fun(device_id: string): nil, BackendlessError
+function BackendlessDevices.unregister(device_id) end
+
+---@class BackendlessChannels
+local BackendlessChannels = {}
+
+---@return string[]
+function BackendlessChannels.list() end
+
+---@param name string
+---@return string[] device_ids
+function BackendlessChannels.devices(name) end
+
+---@class Publication
+---@field message string
+---@field channel? string default "default"
+---@field device_ids? string[]
+
+---@class BackendlessPush
+local BackendlessPush = {}
+
+---@param publication Publication
+---@return { delivered: string[] }
+---@overload fun(publication: Publication): nil, BackendlessError
+function BackendlessPush.publish(publication) end
+
+---------------------------------------------------------------------------------------------------------------
+-- Kii
+
+---@class KiiSettings
+---@field email_verification? boolean
+---@field phone_verification? boolean
+---@field sms_code_ttl? number seconds an SMS code lives (default 86400)
+---@field app_id? string
+---@field app_key? string
+---@field sms_reset_pin_ttl? number seconds a reset PIN lives (default 3600) (contract v2)
+
+---@class KiiApp
+---@field flavour "kii"
+---@field users KiiUsers
+---@field installations KiiInstallations (contract v2)
+---@field push KiiPush (contract v2)
+---@field settings KiiSettings
+---@field clock Clock
+---@field outbox Outbox
+---@field faults Faults
+
+---@class KiiUser
+---@field userID string
+---@field loginName? string
+---@field emailAddress? string
+---@field phoneNumber? string
+---@field country? string
+---@field emailAddressVerified boolean
+---@field phoneNumberVerified boolean
+---@field pendingEmailAddress? string
+---@field pendingPhoneNumber? string
+---@field token? string
+---@field displayName? string (contract v2)
+---@field locale? string (contract v2)
+---@field disabled boolean (contract v2) set by users.set_disabled
+---@field [string] string|number|boolean custom fields set by users.update (contract v2)
+
+---@class KiiSession
+---@field user KiiUser
+---@field token string
+
+---@class KiiRegistration
+---@field username? string
+---@field email? string
+---@field phone? string
+---@field country? string
+---@field password string
+
+---@class KiiSeed
+---@field count integer
+---@field start? integer
+---@field username? string
+---@field email? string
+---@field phone? string
+---@field country? string
+---@field password? string
+
+---@class KiiUsers
+local KiiUsers = {}
+
+---@param registration KiiRegistration
+---@return KiiUser user registered and logged in (user.token)
+---@overload fun(registration: KiiRegistration): nil, KiiError
+function KiiUsers.register(registration) end
+
+---@param identifier string username, email, +international or CC-local phone
+---@param password string
+---@return KiiSession session
+---@overload fun(identifier: string, password: string): nil, KiiError
+function KiiUsers.login(identifier, password) end
+
+---@param userID string
+---@param code string
+---@return KiiUser user
+---@overload fun(userID: string, code: string): nil, KiiError
+function KiiUsers.verify_email(userID, code) end
+
+---@param userID string
+---@param code string
+---@return KiiUser user
+---@overload fun(userID: string, code: string): nil, KiiError
+function KiiUsers.verify_phone(userID, code) end
+
+---@param userID string
+---@param email string
+---@return KiiUser user
+---@overload fun(userID: string, email: string): nil, KiiError
+function KiiUsers.change_email(userID, email) end
+
+---@param userID string
+---@param phone string
+---@param country? string
+---@return KiiUser user
+---@overload fun(userID: string, phone: string, country?: string): nil, KiiError
+function KiiUsers.change_phone(userID, phone, country) end
+
+---@param userID string
+---@return true
+---@overload fun(userID: string): nil, KiiError
+function KiiUsers.resend_email_verification(userID) end
+
+---@param userID string
+---@return true
+---@overload fun(userID: string): nil, KiiError
+function KiiUsers.resend_phone_verification(userID) end
+
+---@param identifier string
+---@return KiiUser|nil
+function KiiUsers.find(identifier) end
+
+---@param userID string
+---@return KiiUser|nil
+function KiiUsers.get(userID) end
+
+---@return KiiUser[]
+function KiiUsers.all() end
+
+---@return integer
+function KiiUsers.count() end
+
+---@param template KiiSeed
+---@return integer added
+---@overload fun(template: KiiSeed): nil, KiiError
+function KiiUsers.seed(template) end
+
+---(contract v2) `identifier`: a userID, or EMAIL:address, PHONE:+number, LOGIN_NAME:name.
+---@param identifier string
+---@param method? "EMAIL"|"SMS"|"SMS_PIN"
+---@return true
+---@overload fun(identifier: string, method?: string): nil, KiiError
+function KiiUsers.request_password_reset(identifier, method) end
+
+---(contract v2)
+---@param identifier string
+---@param pin string
+---@param new_password string
+---@return true
+---@overload fun(identifier: string, pin: string, new_password: string): nil, KiiError
+function KiiUsers.complete_password_reset(identifier, pin, new_password) end
+
+---(contract v2)
+---@param link string
+---@return true
+---@overload fun(link: string): nil, KiiError
+function KiiUsers.open_reset_link(link) end
+
+---(contract v2)
+---@param userID string
+---@param old_password string
+---@param new_password string
+---@return true
+---@overload fun(userID: string, old_password: string, new_password: string): nil, KiiError
+function KiiUsers.change_password(userID, old_password, new_password) end
+
+---(contract v2)
+---@param userID string
+---@param fields table<string, string|number|boolean>
+---@return KiiUser user
+---@overload fun(userID: string, fields: table): nil, KiiError
+function KiiUsers.update(userID, fields) end
+
+---(contract v2)
+---@param userID string
+---@return true
+---@overload fun(userID: string): nil, KiiError
+function KiiUsers.delete(userID) end
+
+---(contract v2)
+---@param userID string
+---@param disabled boolean
+---@return KiiUser user
+---@overload fun(userID: string, disabled: boolean): nil, KiiError
+function KiiUsers.set_disabled(userID, disabled) end
+
+---(contract v2) The user of a live token.
+---@param token string
+---@return KiiUser user
+---@overload fun(token: string): nil, KiiError
+function KiiUsers.me(token) end
+
+---@class InstallationRequest
+---@field user string userID
+---@field type "ANDROID"|"IOS"|"JPUSH"|"MQTT"
+---@field token? string required for ANDROID, IOS and JPUSH
+---@field development? boolean
+
+---@class Installation
+---@field installationID string
+---@field installationRegistrationID string generated for MQTT
+---@field deviceType "ANDROID"|"IOS"|"JPUSH"|"MQTT"
+---@field userID string
+---@field development boolean
+
+---(contract v2) Kii's push installations.
+---@class KiiInstallations
+local KiiInstallations = {}
+
+---@param request InstallationRequest
+---@return Installation
+---@overload fun(request: InstallationRequest): nil, KiiError
+function KiiInstallations.register(request) end
+
+---@param installationID string
+---@return Installation|nil
+function KiiInstallations.get(installationID) end
+
+---@param userID string
+---@return Installation[]
+function KiiInstallations.list(userID) end
+
+---@param installationID string
+---@return true
+---@overload fun(installationID: string): nil, KiiError
+function KiiInstallations.unregister(installationID) end
+
+---(contract v2)
+---@class KiiPush
+local KiiPush = {}
+
+---@param message { user: string, message: string }
+---@return { delivered: string[] }
+---@overload fun(message: table): nil, KiiError
+function KiiPush.send_to_user(message) end

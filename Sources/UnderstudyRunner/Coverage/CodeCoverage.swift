@@ -1,0 +1,147 @@
+public import UnderstudyLua
+public import Understudy
+
+/// Which catalogued error codes a run produced: by their real trigger, only by an injected fault, or not at all
+/// (`understudy run --codes`). The catalogue is the domain's own (`ErrorCatalogue`), so the table cannot drift
+/// from the code; a produced code that is not catalogued is listed too, so a missing entry shows.
+public struct CodeCoverage: Sendable {
+    /// How a code was produced.
+    public enum State: String, Sendable {
+        case real = "real trigger"
+        case injectedOnly = "injection only"
+        case never = "not produced"
+    }
+
+    /// One code of one flavour.
+    public struct Row: Sendable {
+        public var flavour: Flavour
+        public var code: String
+        /// Nil for a produced code the catalogue does not list.
+        public var entry: ErrorCatalogue.Entry?
+        /// Calls that answered it by its real trigger.
+        public var real: Int
+        /// Calls that answered it because a fault was injected.
+        public var injected: Int
+
+        public var state: State { real > 0 ? .real : injected > 0 ? .injectedOnly : .never }
+    }
+
+    public private(set) var rows: [Row] = []
+
+    /// Tallies the codes of every scenario of `result` against the catalogue.
+    public init(result: SuiteResult) {
+        var counts: [ProducedCode: Int] = [:]
+        for outcome in result.outcomes {
+            for (code, count) in outcome.codes { counts[code, default: 0] += count }
+        }
+        self.init(counts: counts)
+    }
+
+    public init(counts: [ProducedCode: Int]) {
+        for flavour in Flavour.allCases {
+            var seen: Set<String> = []
+            for entry in ErrorCatalogue.entries(of: flavour) where seen.insert(entry.code).inserted {
+                rows.append(Row(
+                    flavour: flavour, code: entry.code, entry: entry,
+                    real: counts[ProducedCode(flavour: flavour, code: entry.code, injected: false)] ?? 0,
+                    injected: counts[ProducedCode(flavour: flavour, code: entry.code, injected: true)] ?? 0
+                ))
+            }
+            let extra = Set(counts.keys.filter { $0.flavour == flavour && !seen.contains($0.code) }.map(\.code))
+            for code in extra.sorted() {
+                rows.append(Row(
+                    flavour: flavour, code: code, entry: nil,
+                    real: counts[ProducedCode(flavour: flavour, code: code, injected: false)] ?? 0,
+                    injected: counts[ProducedCode(flavour: flavour, code: code, injected: true)] ?? 0
+                ))
+            }
+        }
+    }
+
+    /// The rows a scenario can produce by a real trigger in Lua: what the percentage counts.
+    public func reachable(_ flavour: Flavour? = nil) -> [Row] {
+        rows.filter { $0.entry?.reach == .lua && (flavour == nil || $0.flavour == flavour) }
+    }
+
+    /// Percent of the codes reachable in Lua that the run produced by their real trigger.
+    public func percent(_ flavour: Flavour? = nil) -> Double {
+        let reachable = reachable(flavour)
+        guard !reachable.isEmpty else { return 100 }
+        return Double(reachable.count { $0.state == .real }) * 100 / Double(reachable.count)
+    }
+
+    /// `57.1`: one decimal.
+    public static func format(_ percent: Double) -> String {
+        let tenths = Int((percent * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// One line per flavour: `backendless: 30 of 41 codes reachable in Lua produced by their real trigger (73.2 %)`.
+    public func summaryLines() -> [String] {
+        Flavour.allCases.map { flavour in
+            let reachable = reachable(flavour)
+            let real = reachable.count { $0.state == .real }
+            let injected = rows.count { $0.flavour == flavour && $0.state == .injectedOnly }
+            return "\(flavour.rawValue): \(real) of \(reachable.count) codes reachable in Lua produced by their real trigger "
+                + "(\(Self.format(percent(flavour))) %), \(injected) only by injection"
+        }
+    }
+
+    /// The table the pretty report ends with.
+    public func renderTable() -> String {
+        var text = "\nError codes produced (--codes)\n"
+        for flavour in Flavour.allCases {
+            let flavourRows = rows.filter { $0.flavour == flavour }
+            let width = max(6, flavourRows.map(\.code.count).max() ?? 0)
+            text += "\n  \(flavour == .backendless ? "Backendless" : "Kii")\n"
+            text += "  " + pad("code", width) + "  " + pad("produced", 16) + "  real  injected  note\n"
+            for row in flavourRows {
+                var notes: [String] = []
+                if let entry = row.entry {
+                    if entry.reach != .lua { notes.append(entry.reach.rawValue) }
+                    if entry.version > 1 { notes.append("contract v\(entry.version)") }
+                } else {
+                    notes.append("not in the catalogue")
+                }
+                text += "  " + pad(row.code, width) + "  " + pad(row.state.rawValue, 16) + "  "
+                    + pad(String(row.real), 4, right: true) + "  " + pad(String(row.injected), 8, right: true) + "  "
+                    + notes.joined(separator: ", ") + "\n"
+            }
+        }
+        text += "\n" + summaryLines().map { "  " + $0 }.joined(separator: "\n") + "\n"
+        return text
+    }
+
+    /// A `testsuite` of properties, one per code (`backendless.3033` = `real 4, injected 0`), put before the
+    /// closing `</testsuites>` of a JUnit report.
+    public func addingProperties(toJUnit xml: String) -> String {
+        var suite = "  <testsuite name=\"error codes\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0\">\n"
+        suite += "    <properties>\n"
+        for flavour in Flavour.allCases {
+            suite += "      <property name=\"codes.\(flavour.rawValue).percent\" value=\"\(Self.format(percent(flavour)))\"/>\n"
+        }
+        for row in rows {
+            suite += "      <property name=\(JUnitReporter.attribute("codes.\(row.flavour.rawValue).\(row.code)")) "
+                + "value=\"\(row.state.rawValue): real \(row.real), injected \(row.injected)\"/>\n"
+        }
+        suite += "    </properties>\n  </testsuite>\n"
+        let closing = "</testsuites>\n"
+        guard xml.hasSuffix(closing) else { return xml + suite }
+        return String(xml.dropLast(closing.count)) + suite + closing
+    }
+
+    /// Trailing TAP comment lines: `# codes backendless 3033: real trigger (real 4, injected 0)`.
+    public func tapComment() -> String {
+        var text = ""
+        for row in rows {
+            text += "# codes \(row.flavour.rawValue) \(TAPReporter.clean(row.code)): \(row.state.rawValue) (real \(row.real), injected \(row.injected))\n"
+        }
+        for line in summaryLines() { text += "# codes " + line + "\n" }
+        return text
+    }
+
+    private func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let fill = String(repeating: " ", count: max(0, width - text.count))
+        return right ? fill + text : text + fill
+    }
+}

@@ -1,0 +1,216 @@
+import Testing
+import UnderstudyLua
+import UnderstudyRunner
+import UnderstudyTestSupport
+
+/// Mistakes a scenario writer makes that used to pass silently or fail far from the cause.
+@Suite("Honest mistakes fail loudly")
+struct HonestMistakeTests {
+    @Test("an error nobody looked at fails the scenario, naming the call, its line and the error")
+    func uncheckedErrorFails() {
+        let result = runScenarios("""
+            scenario("dropped on its own line", function()
+              local app = understudy.backendless()
+              app.users.register{ email = "taken@x.io", password = "p" }
+              app.users.register{ email = "taken@x.io", password = "p" }
+            end)
+            scenario("kept in a variable nobody reads", function()
+              local app = understudy.kii()
+              expect.ok(app.users.register{ username = "bond", password = "secret1" })
+              local user, err = app.users.register{ username = "bond", password = "secret1" }
+              expect.is_nil(user)
+            end)
+            scenario("a truthiness test is not a look", function()
+              local app = understudy.backendless()
+              local _, err = app.users.login("nobody@x.io", "p")
+              if err then end
+            end)
+            """)
+        let dropped = result.outcome("dropped on its own line")
+        #expect(dropped?.status == .failed)
+        #expect(dropped?.message?.hasPrefix("users.register at line 4 returned 3033 ") == true, "\(dropped?.message ?? "")")
+        #expect(dropped?.message?.contains("nothing checked it") == true)
+        #expect(dropped?.location == "scenarios/test.lua:4")
+        let kept = result.outcome("kept in a variable nobody reads")
+        #expect(kept?.status == .failed)
+        #expect(kept?.message?.hasPrefix("users.register at line 9 returned 409 USER_ALREADY_EXISTS ") == true, "\(kept?.message ?? "")")
+        let truthiness = result.outcome("a truthiness test is not a look")
+        #expect(truthiness?.message?.hasPrefix("users.login at line 14 returned ") == true, "\(truthiness?.message ?? "")")
+    }
+
+    @Test("reading a field, expect.*, text or understudy.ignore count as looking at an error")
+    func lookedAtErrorsPass() {
+        let result = runScenarios("""
+            local function failing(app) return app.users.login("nobody@x.io", "p") end
+            scenario("field read", function() local _, err = failing(understudy.backendless()); assert(err.code == 3003) end)
+            scenario("expect.error", function() expect.error(3003, failing(understudy.backendless())) end)
+            scenario("expect.not_nil", function() local _, err = failing(understudy.backendless()); expect.not_nil(err) end)
+            scenario("expect.equal", function()
+              local _, err = failing(understudy.backendless())
+              expect.equal(err, { code = 3003, message = err.message })
+            end)
+            scenario("tostring", function() local _, err = failing(understudy.backendless()); local s = tostring(err) end)
+            scenario("concatenated", function()
+              local _, err = failing(understudy.backendless())
+              expect.match("login: " .. err, "3003")
+            end)
+            scenario("string.format", function() local _, err = failing(understudy.backendless()); print(("%s"):format(err)) end)
+            scenario("pairs", function() local _, err = failing(understudy.backendless()); for k in pairs(err) do end end)
+            scenario("ignored by variable", function() local _, err = failing(understudy.backendless()); understudy.ignore(err) end)
+            scenario("ignored around the call", function()
+              local user = understudy.ignore(failing(understudy.backendless()))
+              assert(user == nil)
+            end)
+            """)
+        for outcome in result.outcomes {
+            #expect(outcome.status == .passed, "\(outcome.declaration.name): \(outcome.message ?? "")")
+        }
+        #expect(result.outcome("string.format")?.output.contains("code = 3003") == true)
+    }
+
+    @Test("indexing the nil a failed call returned names that call and its error")
+    func nilIndexNamesTheCall() {
+        let result = runScenarios("""
+            scenario("nil user", function()
+              local app = understudy.backendless()
+              expect.ok(app.users.register{ email = "q@x.io", password = "p" })
+              local user = app.users.register{ email = "q@x.io", password = "p" }
+              print(user.objectId)
+            end)
+            """)
+        let message = result.outcome("nil user")?.message ?? ""
+        #expect(message.contains("attempt to index a nil value"))
+        #expect(message.contains("users.register at line 4 returned 3033"), "\(message)")
+    }
+
+    @Test("a live chunk and JSON see an error's fields")
+    func errorsKeepTheirShape() {
+        let result = runScenarios("""
+            scenario("render", function()
+              local app = understudy.backendless()
+              local _, err = app.users.login("nobody@x.io", "p")
+              expect.fails(function() expect.equal(err, { code = 1 }) end, "values differ at code: expected 1, got 3003")
+              expect.equal(#err, 0)
+              local ok, message = pcall(error, err)
+              expect.match(tostring(message), "code = 3003")
+            end)
+            """)
+        #expect(result.outcome("render")?.status == .passed, "\(result.outcome("render")?.message ?? "")")
+    }
+
+    @Test("expect.ok refuses a function")
+    func expectOkRefusesAFunction() {
+        let result = runScenarios("""
+            scenario("function", function() expect.ok(function() return nil end) end)
+            scenario("error with a function", function() expect.error(3033, function() end) end)
+            """)
+        #expect(result.outcome("function")?.status == .failed)
+        #expect(result.outcome("function")?.message?.contains("expect.ok: argument 1 is a function") == true)
+        #expect(result.outcome("function")?.location == "scenarios/test.lua:1")
+        #expect(result.outcome("error with a function")?.message?.contains("argument 2 is a function") == true)
+    }
+
+    @Test("expect.error understands each flavour's codes and refuses codes no backend answers")
+    func expectErrorCodes() {
+        let result = runScenarios("""
+            local function taken_kii()
+              local app = understudy.kii()
+              expect.ok(app.users.register{ username = "bond", password = "secret1" })
+              return app
+            end
+            local function taken_backendless()
+              local app = understudy.backendless()
+              expect.ok(app.users.register{ email = "q@x.io", password = "p" })
+              return app
+            end
+            scenario("kii status", function()
+              expect.error(409, taken_kii().users.register{ username = "bond", password = "secret1" })
+            end)
+            scenario("kii name", function()
+              expect.error("USER_ALREADY_EXISTS", taken_kii().users.register{ username = "bond", password = "secret1" })
+            end)
+            scenario("kii table with status", function()
+              expect.error({ status = 409, code = "USER_ALREADY_EXISTS" }, taken_kii().users.register{ username = "bond", password = "secret1" })
+            end)
+            scenario("kii wrong status", function()
+              expect.error(404, taken_kii().users.register{ username = "bond", password = "secret1" })
+            end)
+            scenario("backendless number", function()
+              expect.error(3033, taken_backendless().users.register{ email = "q@x.io", password = "p" })
+            end)
+            scenario("backendless number as text", function()
+              expect.error("3033", taken_backendless().users.register{ email = "q@x.io", password = "p" })
+            end)
+            scenario("unknown number", function()
+              expect.error(30333, taken_backendless().users.register{ email = "q@x.io", password = "p" })
+            end)
+            scenario("unknown name", function()
+              expect.error("USER_ALREADY_EXIST", taken_kii().users.register{ username = "bond", password = "secret1" })
+            end)
+            scenario("unknown code on success", function()
+              expect.error(99999, understudy.backendless().users.register{ email = "new@x.io", password = "p" })
+            end)
+            scenario("injected code", function()
+              local app = understudy.backendless()
+              app.faults.inject{ op = "users.register", code = 77777 }
+              expect.error(77777, app.users.register{ email = "new@x.io", password = "p" })
+            end)
+            """)
+        for name in ["kii status", "kii name", "kii table with status", "backendless number", "backendless number as text", "injected code"] {
+            #expect(result.outcome(name)?.status == .passed, "\(name): \(result.outcome(name)?.message ?? "")")
+        }
+        #expect(result.outcome("kii wrong status")?.message?.contains("expected error 404, got 409 USER_ALREADY_EXISTS") == true)
+        let unknown = result.outcome("unknown number")?.message ?? ""
+        #expect(unknown.contains("30333 is not an error code of Backendless or Kii"), "\(unknown)")
+        #expect(unknown.contains("did you mean 3033?"), "\(unknown)")
+        #expect(result.outcome("unknown name")?.message?.contains("did you mean \"USER_ALREADY_EXISTS\"?") == true)
+        #expect(result.outcome("unknown code on success")?.message?.contains("99999 is not an error code") == true)
+    }
+}
+
+/// The tables of calls name what they have when a scenario reaches for something else.
+@Suite("API tables answer for themselves")
+struct APITableMessageTests {
+    @Test("an unknown call names the known ones and the nearest match")
+    func unknownCall() {
+        let result = runScenarios("""
+            scenario("typo", function() understudy.backendless().users.regster{ email = "a@x.io", password = "p" } end)
+            scenario("kii devices", function() understudy.kii().devices.register{} end)
+            scenario("backendless installations", function() understudy.backendless().installations.list() end)
+            scenario("unknown app field", function() local app = understudy.kii(); app.outbx.emails() end)
+            scenario("module", function() understudy.backendles() end)
+            scenario("expect", function() expect.equals(1, 1) end)
+            scenario("far off", function() understudy.backendless().clock.zzzzzzzz() end)
+            """)
+        let typo = result.outcome("typo")?.message ?? ""
+        #expect(typo.contains("app.users.regster does not exist (did you mean app.users.register?)"), "\(typo)")
+        #expect(typo.contains("app.users has: all, confirm_email, "), "\(typo)")
+        #expect(result.outcome("typo")?.location == "scenarios/test.lua:1")
+        let devices = result.outcome("kii devices")?.message ?? ""
+        #expect(devices.contains("app.devices does not exist: a Kii backend registers devices for push as installations: app.installations.register"), "\(devices)")
+        #expect(result.outcome("backendless installations")?.message?.contains("app.devices.register") == true)
+        #expect(result.outcome("unknown app field")?.message?.contains("did you mean app.outbox?") == true)
+        #expect(result.outcome("module")?.message?.contains("did you mean understudy.backendless?") == true)
+        #expect(result.outcome("expect")?.message?.contains("did you mean expect.equal?") == true)
+        let far = result.outcome("far off")?.message ?? ""
+        #expect(!far.contains("did you mean"), "\(far)")
+        #expect(far.contains("app.clock has: advance, now, set"), "\(far)")
+    }
+
+    @Test("a colon call is explained, with the same message on every run")
+    func colonCall() {
+        let source = """
+            scenario("colon", function()
+              local app = understudy.backendless()
+              app.users:register{ email = "a@x.io", password = "p" }
+            end)
+            scenario("kii colon", function() understudy.kii().installations:list("u") end)
+            """
+        let messages = (1...4).map { seed in runScenarios(source, seed: UInt64(seed)).outcome("colon")?.message ?? "" }
+        #expect(Set(messages).count == 1, "\(messages)")
+        #expect(messages[0].contains("users.register: called with a colon (app.users:register(...))"), "\(messages[0])")
+        #expect(messages[0].contains("call it with a dot: app.users.register(...)"))
+        let kii = runScenarios(source).outcome("kii colon")?.message ?? ""
+        #expect(kii.contains("app.installations:list(...)"), "\(kii)")
+    }
+}
