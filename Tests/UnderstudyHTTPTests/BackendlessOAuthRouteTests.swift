@@ -142,4 +142,23 @@ struct BackendlessOAuthRouteTests {
             #expect(registered.json("socialAccount") == "BACKENDLESS")
         }
     }
+
+    @Test("GET /_understudy/oauth lists the accounts by provider and token, with the user each first login registered")
+    func controlListing() async throws {
+        try await withServer(setup: Self.setup) { _, client in
+            let login = try await client.send(.post, "\(backendless)/users/social/facebook/login", json: #"{"accessToken":"fb-1"}"#)
+            let reply = try await client.send(.get, "/_understudy/oauth")
+            guard case .array(let accounts)? = reply.json("accounts") else {
+                Issue.record("GET /_understudy/oauth answered \(reply.text)")
+                return
+            }
+            #expect(accounts.map { $0["provider"]?.stringValue } == ["facebook", "twitter"])
+            #expect(accounts[0]["user"] == login.json("objectId"))
+            #expect(accounts[0]["profile"]?["email"] == "bond@mi6.co.uk")
+            #expect(accounts[0]["secret"] == .null)
+            #expect(accounts[1]["user"] == .null)
+            #expect(accounts[1]["secret"] == "s3cret")
+            #expect(accounts[1]["app_id"] == .string(DefaultApps.backendlessAppID))
+        }
+    }
 }

@@ -21,6 +21,7 @@ extension ControlRoutes {
         (.post, "/users/{app}/{id}/{action}", "Carry out an action on one user (confirm_email, disable, enable, verify_email, verify_phone)", userAction),
         (.get, "/catalogue", "Per app: the operations and error codes a fault can name, and the user actions offered (?app=)", catalogue),
         (.get, "/devices", "Device registrations with their channels and expiry (?app=)", devices),
+        (.get, "/oauth", "OAuth provider accounts and the users they registered (?app=)", oauthAccounts),
         (.get, "/journal/tail", "Journal entries after a sequence number, with reply bodies and durations (?after=, ?limit=)", journalTail),
     ]
 
