@@ -13,6 +13,9 @@ extension BackendlessApp {
     /// Every provider account defined, by provider then token.
     public var oauthAccounts: [OAuthAccount] { oauth.sortedAccounts }
 
+    /// How many provider accounts are defined.
+    public var oauthAccountCount: Int { oauth.accounts.count }
+
     /// The user a provider account registered, while that user exists.
     public func oauthUser(of account: OAuthAccount) -> BackendlessUser? {
         linkedUser(OAuthDirectory.AccountKey(provider: account.provider, profileID: account.profileID))?.snapshot
