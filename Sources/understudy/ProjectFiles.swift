@@ -30,6 +30,20 @@ enum ProjectFiles {
         file.close()
     }
 
+    /// The text of the file at `path` (invalid UTF-8 repaired); nil when it cannot be read.
+    static func read(_ path: String) -> String? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, file)
+            if count <= 0 { break }
+            bytes += buffer[0..<count]
+        }
+        return ferror(file) == 0 ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+
     /// `dir/name`, or `name` for the current folder.
     static func join(_ directory: String, _ name: String) -> String {
         directory == "." || directory.isEmpty ? name : (directory.hasSuffix("/") ? directory + name : directory + "/" + name)

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Understudy
 import UnderstudyLua
+import UnderstudyRunner
 
 /// The `understudy` command.
 @main
@@ -9,13 +11,16 @@ struct UnderstudyCommand: ParsableCommand {
         abstract: "A scriptable, in-memory stand-in for Backendless and Kii Cloud user, verification and push backends.",
         version: UnderstudyVersion.current,
         subcommands: [
-            RunCommand.self, ServeCommand.self, InitCommand.self, TypesCommand.self, ExplainCommand.self,
+            RunCommand.self, CodesCommand.self, ServeCommand.self, InitCommand.self, TypesCommand.self, ExplainCommand.self, DocsCommand.self,
             WorkerModeCommand.self,
         ]
     )
 
     /// Usage errors exit with 2 (argument-parser's default is 64).
     static func main() {
+        // The signals that end a run end it, whatever mask the process was started with (a test harness, a CI
+        // agent): a cancelled job must not leave a runner, or its workers, behind.
+        WorkerSignals.unblockEndingSignals()
         do {
             var command = try parseAsRoot()
             try command.run()

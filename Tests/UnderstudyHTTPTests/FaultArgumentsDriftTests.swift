@@ -59,6 +59,8 @@ struct FaultArgumentsDriftTests {
                 "publication": .object(["channel": "news", "message": "hi"]), "messageId": "message:1",
                 "provider": "facebook",
                 "options": .object(["fields_mapping": .object(["email": "email"]), "guest": "g-1", "secret": "s-1"]),
+                "os": "IOS", "name": "welcome", "values": .object(["name": "Ann"]), "subject": "Hello",
+                "bodyparts": .object(["textmessage": "Hi", "htmlmessage": .null]), "to": .array(["ann@example.com"]),
             ]
         case .kii:
             return [

@@ -684,7 +684,7 @@ struct KiiRouteTests {
 
     @Test("every Kii route is listed under the kii area with a summary")
     func routeListing() async throws {
-        let server = try UnderstudyServer(options: ServerOptions(port: 0))
+        let server = try UnderstudyServer(options: ServerOptions(port: 0, clockStart: VirtualClock.start))
         let routes = server.routeDescriptions.filter { $0.area == .kii }
         #expect(routes.count == 24)
         #expect(routes.allSatisfy { !$0.summary.isEmpty && $0.path.hasPrefix("/api/") })

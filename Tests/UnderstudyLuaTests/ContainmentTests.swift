@@ -8,9 +8,14 @@ import UnderstudyTestSupport
 private func runBinary(_ arguments: [String]) throws -> (status: Int32, output: String, seconds: Double) {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let process = Process()
-    process.executableURL = root.appendingPathComponent(".build/debug/understudy")
     process.currentDirectoryURL = root
-    process.arguments = arguments
+    if arguments.first == "__sh__" {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", arguments[1]]
+    } else {
+        process.executableURL = root.appendingPathComponent(".build/debug/understudy")
+        process.arguments = arguments
+    }
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe
@@ -126,6 +131,69 @@ struct ContainmentTests {
         #expect(run.status == 1, "\(run.output)")
         #expect(run.output.contains("memory cap exceeded"), "\(run.output)")
         #expect(run.output.contains("✓ innocent after the weak __newindex"), "\(run.output)")
+    }
+
+    @Test("an attribute on _ENV is refused when tokens say so, whatever lies between them", arguments: [
+        "local _ENV --[[ a comment ]] <const> = _ENV",
+        "local _ENV\u{0C}<const> = _ENV",
+        "local _ENV -- a comment\n <close> = nil",
+        "local _ENV --[==[ ]] ]==] <const> = _ENV",
+    ])
+    func constEnvIsRefusedByTokens(declaration: String) {
+        let result = runScenarios(declaration + "\nscenario(\"s\", function() end)", limits: limits(memory: 64))
+        #expect(result.loadErrors.first?.message.contains("an attribute on _ENV is not allowed") == true, "\(result.loadErrors)")
+    }
+
+    @Test("the words _ENV <const> inside comments and strings do not refuse a file")
+    func constEnvInCommentsAndStrings() {
+        let source = #"""
+            -- local _ENV <const> = {} is refused by the loader
+            --[[ _ENV <close> ]]
+            local text = "_ENV <const>" .. '_ENV<close>' .. [[_ENV <const>]] .. "a\z
+                _ENV <const>"
+            scenario("s", function() expect.truthy(text:find("_ENV", 1, true)) end)
+            """#
+        let result = runScenarios(source, limits: limits(memory: 64))
+        #expect(result.loadErrors.isEmpty, "\(result.loadErrors)")
+        #expect(result.outcome("s")?.status == .passed)
+    }
+
+    @Test("a shared options table is read once, when scenario() is called", arguments: [
+        // an __index set later runs no code in the next scenario's start
+        #"setmetatable(SMOKE, { __index = function() rawset(_ENV, "expect", { equal = function() end }) end })"#,
+        // skip set later changes nothing
+        #"SMOKE.skip = "later""#,
+        #"SMOKE.tags[1] = nil; SMOKE.skip = true"#,
+    ])
+    func optionsAreReadOnce(attack: String) {
+        let source = """
+            local SMOKE = { tags = { "smoke" } }
+            scenario("attack", SMOKE, function() \(attack) end)
+            scenario("honest", SMOKE, function() expect.equal(1, 2) end)
+            """
+        let result = runScenarios(source, limits: limits(memory: 64))
+        #expect(result.outcome("honest")?.status == .failed, "\(result.outcome("honest").map { "\($0.status)" } ?? "")")
+        #expect(result.outcome("honest")?.declaration.tags == ["smoke"])
+    }
+
+    @Test("expect.equal compares cyclic tables: equal ones pass, different ones fail")
+    func cyclicTablesCompare() {
+        let source = #"""
+            scenario("c", function()
+              local a, b = {}, {}
+              a.self, b.self = a, b
+              expect.equal(a, b)
+              local x, y = { n = 1 }, { n = 1 }
+              x.next, y.next = { n = 2, back = x }, { n = 2, back = y }
+              x.again, y.again = x.next, y.next
+              expect.equal(x, y)
+              local p, q = { v = 1 }, { v = 2 }
+              p.me, q.me = p, q
+              expect.fails(function() expect.equal(p, q) end)
+            end)
+            """#
+        let result = runScenarios(source, limits: limits(memory: 64))
+        #expect(result.outcome("c")?.status == .passed, "\(result.outcome("c")?.message ?? "")")
     }
 
     @Test("utf8.codes refuses a continuation byte without its lead (Lua 5.4.4 skipped it)")
@@ -282,6 +350,30 @@ struct ContainmentTests {
         #expect(again.output.split(separator: "\n").filter { !$0.hasPrefix("seed") } == run.output.split(separator: "\n").filter { !$0.hasPrefix("seed") })
     }
 
+    @Test("a worker dies with its runner: kill -TERM the runner while a worker runs a hung scenario (no deadline)")
+    func noOrphans() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-orphan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("hang.lua")
+        try #"scenario("hang", function() while true do end end)"#.write(to: file, atomically: true, encoding: .utf8)
+        let script = """
+            .build/debug/understudy run '\(file.path)' --timeout 0 --max-instructions 9000000000000000 >/dev/null 2>&1 &
+            runner=$!
+            for _ in $(seq 1 50); do worker=$(pgrep -P $runner | head -1); [ -n "$worker" ] && break; sleep 0.1; done
+            sleep 0.3
+            kill -TERM $runner
+            sleep 1.2
+            state=$(ps -o stat= -p "$worker" 2>/dev/null)  # a zombie (Z) nobody reaped yet is gone too
+            case "$state" in ""|Z*) echo "gone $worker" ;; *) echo "alive $worker $state"; kill -KILL $worker ;; esac
+            kill -KILL $runner 2>/dev/null
+            true
+            """
+        let run = try runBinary(["__sh__", script])
+        #expect(run.output.hasPrefix("gone "), "\(run.output)")
+        #expect(run.output.trimmingCharacters(in: .whitespacesAndNewlines) != "gone", "no worker was seen: \(run.output)")
+    }
+
     @Test("--codes counts the codes scenarios produce in worker processes, as in-process")
     func codesCrossTheWorkerPipe() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-codes-\(UUID().uuidString)")
@@ -302,5 +394,28 @@ struct ContainmentTests {
             #expect(run.output.contains("3009    real trigger         1         0"), "\(mode): \(run.output)")
             #expect(run.output.contains("3033    injection only       0         1"), "\(mode): \(run.output)")
         }
+    }
+}
+
+@Suite("Scheduled pushes within the limits")
+struct ScheduledPushLimitTests {
+    @Test("a message repeating every second over a long advance stops at the memory cap, or the budget, with the limit's message")
+    func repeatingMessageStops() {
+        let source = """
+            scenario("memory", function()
+              local app = understudy.backendless()
+              for i = 1, 200 do app.devices.register{ token = "t" .. i, device_id = "d" .. i, os = "IOS" } end
+              expect.ok(app.push.publish{ message = "tick", repeat_every = 1, repeat_expires_at = app.clock.now() + 1e9 })
+              app.clock.advance(1e9)
+            end)
+            scenario("budget", function()
+              local app = understudy.backendless()
+              expect.ok(app.push.publish{ message = "tick", repeat_every = 1, repeat_expires_at = app.clock.now() + 1e12 })
+              app.clock.advance(1e12)
+            end)
+            """
+        let result = runScenarios(source, limits: ScenarioLimits(maxInstructions: 5_000_000, maxMemory: 16 * 1024 * 1024, timeout: 20))
+        #expect(result.outcome("memory")?.message?.contains("memory cap exceeded") == true, "\(result.outcome("memory")?.message ?? "passed")")
+        #expect(result.outcome("budget")?.message?.contains("instruction") == true, "\(result.outcome("budget")?.message ?? "passed")")
     }
 }

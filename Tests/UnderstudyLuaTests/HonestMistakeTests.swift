@@ -214,3 +214,69 @@ struct APITableMessageTests {
         #expect(kii.contains("app.installations:list(...)"), "\(kii)")
     }
 }
+
+/// Calls take what the message they answer carried.
+@Suite("Verification calls take what the message carried")
+struct MessageCarriedTests {
+    @Test("confirm_email takes the emailed link, its token or the objectId; verify_email the link; verify_phone the SMS")
+    func confirmationLinks() {
+        let result = runScenarios("""
+            scenario("backendless link", function()
+              local app = understudy.backendless{ email_confirmation = true }
+              local user = expect.ok(app.users.register{ email = "a@x.io", password = "p" })
+              local mail = app.outbox.last_email()
+              expect.equal(expect.ok(app.users.confirm_email(mail.link)).userStatus, "ENABLED")
+              expect.ok(app.users.login("a@x.io", "p"))
+            end)
+            scenario("backendless token and id", function()
+              local app = understudy.backendless{ email_confirmation = true }
+              local user = expect.ok(app.users.register{ email = "a@x.io", password = "p" })
+              local token = app.outbox.last_email().link:match("[^/]+$")
+              expect.ok(app.users.confirm_email(token))
+              local other = expect.ok(app.users.register{ email = "b@x.io", password = "p" })
+              expect.ok(app.users.confirm_email(other.objectId))
+            end)
+            scenario("backendless unknown link", function()
+              local app = understudy.backendless{ email_confirmation = true }
+              expect.error(3092, app.users.confirm_email("http://localhost/x/y/users/confirmemail/nope"))
+              expect.error(1000, app.users.confirm_email("nope"))
+            end)
+            scenario("kii link and sms", function()
+              local app = understudy.kii{ email_verification = true, phone_verification = true }
+              local user = expect.ok(app.users.register{ username = "bond", email = "a@x.io", phone = "+819012345678", password = "secret1" })
+              expect.equal(expect.ok(app.users.verify_email(user.userID, app.outbox.last_email().link)).emailAddressVerified, true)
+              expect.equal(expect.ok(app.users.verify_phone(user.userID, app.outbox.last_sms().body)).phoneNumberVerified, true)
+            end)
+            """)
+        for outcome in result.outcomes {
+            #expect(outcome.status == .passed, "\(outcome.declaration.name): \(outcome.message ?? "")")
+        }
+    }
+}
+
+@Suite("Faults combine")
+struct FaultCombinationTests {
+    @Test("a delay-only fault never hides an error fault injected after it")
+    func delayDoesNotShadowError() {
+        let result = runScenarios("""
+            scenario("delay then error", function()
+              local app = understudy.backendless()
+              local delay = app.faults.inject{ op = "users.register", delay_ms = 500 }
+              local boom = app.faults.inject{ op = "users.register", code = 3036, times = 1 }
+              expect.error(3036, app.users.register{ email = "a@x.io", password = "p" })
+              expect.ok(app.users.register{ email = "a@x.io", password = "p" })
+              expect.equal(boom.hits, 1)
+              expect.equal(delay.hits, 2)
+            end)
+            scenario("kii drop then error", function()
+              local app = understudy.kii()
+              app.faults.inject{ op = "users.login", drop = true }
+              app.faults.inject{ op = "users.login", status = 503, code = "RESOURCE_TEMPORARILY_UNAVAILABLE" }
+              expect.error(503, app.users.login("bond", "secret1"))
+            end)
+            """)
+        for outcome in result.outcomes {
+            #expect(outcome.status == .passed, "\(outcome.declaration.name): \(outcome.message ?? "")")
+        }
+    }
+}

@@ -311,6 +311,30 @@ async function version3Pushes() {
     return Messaging().publish('news', 'x', null, delivery({
       publishAt: (now + 600) * 1000, repeatEvery: 60, repeatExpiresAt: (now + 300) * 1000 }));
   }, 5003, { v: 3 });
+  await check.fails('publishAt in the past is checked before repeatExpiresAt (5030, not 5003)', async () => {
+    const now = await serverNow();
+    return Messaging().publish('news', 'x', null, delivery({
+      publishAt: (now - 60) * 1000, repeatEvery: 60, repeatExpiresAt: (now - 120) * 1000 }));
+  }, 5030, { v: 3 });
+
+  // Recipients are resolved at each firing (fine point 3): a device that expires before a firing misses it, one
+  // registered after the message was scheduled gets its later firings.
+  await check.step('recipients at each firing: an expired device misses it, a device registered later gets it', async () => {
+    const now = await serverNow();
+    setupDevice('ios-short', 'ios');
+    await Messaging().registerDevice('apns-token-short', ['flash'], new Date((now + 90) * 1000));
+    const mark = await pushCount();
+    const reply = await Messaging().publish('flash', 'flash', null, delivery({
+      publishAt: (now + 60) * 1000, repeatEvery: 60, repeatExpiresAt: (now + 120) * 1000 }));
+    expectAccepted(reply);
+    await clockAdvance(60);
+    expectEqual(devicesOf(await newPushes(mark)), ['ios-short'], 'devices of the first firing');
+    setupDevice('android-late', 'android');
+    await Messaging().registerDevice('fcm-token-late', ['flash'], new Date((now + 86400) * 1000));
+    await clockAdvance(60);
+    expectEqual(devicesOf(await newPushes(mark)), ['android-late', 'ios-short'], 'devices after the second firing');
+    expectEqual((await Messaging().getMessageStatus(reply.messageId)).status, 'published', 'status after the last firing');
+  }, { v: 3 });
 }
 
 async function version3Templates() {

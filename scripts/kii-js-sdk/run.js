@@ -103,6 +103,29 @@ async function version3PseudoUsers() {
     const second = await KiiUser.registerAsPseudoUser();
     return second.putIdentity({ username: 'anon1' }, 'secret2');
   }, 'USER_ALREADY_EXISTS', { v: 3 });
+  await check.step('putIdentity with an email while email verification is on: pending until verified', async () => {
+    const settings = await check.control('PATCH', `settings?app=${APP}`, { email_verification: true });
+    expect(settings.status === 200, `PATCH settings: ${settings.text}`);
+    try {
+      const pseudo = await KiiUser.registerAsPseudoUser();
+      const before = (await outbox('emails')).length;
+      await pseudo.putIdentity({ username: 'anon2', emailAddress: 'anon2@example.com' }, 'secret2');
+      const emails = (await outbox('emails')).slice(before);
+      expect(emails.length === 1 && emails[0].to === 'anon2@example.com' && emails[0].code, `one verification email, got ${JSON.stringify(emails)}`);
+      await KiiUser.authenticate('anon2@example.com', 'secret2').then(
+        () => { throw new Error('a login with the unverified email succeeded'); },
+        (e) => expect(String(e.message).includes('invalid_grant'), `wanted invalid_grant, got ${e.message}`));
+      await KiiUser.authenticate('anon2', 'secret2');
+    } finally {
+      await check.control('PATCH', `settings?app=${APP}`, { email_verification: false });
+    }
+  }, { v: 3 });
+  await check.step('delete a pseudo user: its token ends (WRONG_TOKEN)', async () => {
+    const pseudo = await KiiUser.registerAsPseudoUser();
+    await pseudo.delete();
+    await pseudo.refresh().then(() => { throw new Error('refresh after delete succeeded'); },
+      (e) => expect(String(e.message).includes('WRONG_TOKEN'), `wanted WRONG_TOKEN, got ${e.message}`));
+  }, { v: 3 });
 }
 
 async function version3Topics() {
@@ -114,34 +137,37 @@ async function version3Topics() {
     gcm = (await member.pushInstallation().installGcm('fcm-member', false)).installationID;
     apns = (await member.pushInstallation().installApns('apns-member', true)).installationID;
   });
-  const appTopic = () => Kii.topicWithName('news');
 
-  // App-scope topics are the admin's: with no user logged in the SDK sends the app's credentials
-  // (x-kii-appid / x-kii-appkey), which the emulator takes for the app administrator.
+  // App-scope topics are the app administrator's. With no user logged in the SDK sends only the app's
+  // x-kii-appid / x-kii-appkey headers: anonymous, as on the live service. The administrator's token comes from
+  // Kii.authenticateAsAppAdmin (client credentials; the emulator takes the app id and key as client id and secret).
   KiiUser.logOut();
-  await check.step('Kii.topicWithName("news").save() with the app\'s credentials', () => appTopic().save(), { v: 3 });
-  await check.fails('save it again', () => appTopic().save(), 'TOPIC_ALREADY_EXISTS', { v: 3 });
-  await check.fails('save a topic whose id has a "."', () => Kii.topicWithName('bad.id').save(), 'INVALID_INPUT_DATA', { v: 3 });
+  await check.fails('Kii.topicWithName("news").save() with only the app\'s headers (anonymous)', () => Kii.topicWithName('news').save(), 'UNAUTHORIZED', { v: 3 });
+  let admin;
+  await check.step('Kii.authenticateAsAppAdmin (client id and secret: the app id and key)', async () => {
+    admin = await Kii.authenticateAsAppAdmin(APP, 'understudy-kii-key');
+    expect(admin && typeof admin.getAccessToken() === 'string', 'an admin token');
+  }, { v: 3 });
+  const adminTopic = (name) => (admin ? admin.topicWithName(name) : Kii.topicWithName(name));
+  await check.step('admin.topicWithName("news").save()', () => adminTopic('news').save(), { v: 3 });
+  await check.fails('save it again', () => adminTopic('news').save(), 'TOPIC_ALREADY_EXISTS', { v: 3 });
+  await check.fails('save a topic whose id has a "."', () => adminTopic('bad.id').save(), 'INVALID_INPUT_DATA', { v: 3 });
   await check.step('topic.exists(): true, and false for an unknown topic', async () => {
-    expectEqual([await appTopic().exists(), await Kii.topicWithName('nothing').exists()], [true, false], 'exists');
+    expectEqual([await adminTopic('news').exists(), await adminTopic('nothing').exists()], [true, false], 'exists');
   }, { v: 3 });
-  await check.step('Kii.listTopics()', async () => {
-    const [topics] = await Kii.listTopics();
-    expectEqual(topics.map(t => t.getName()), ['news'], 'topics');
-  }, { v: 3 });
-  // The SDK's other way to the administrator: a client-credentials token. Which client id and secret the emulator
-  // accepts is its choice; the app's id and key are what Basic credentials carry.
-  await check.step('Kii.authenticateAsAppAdmin (client id and secret: the app id and key), admin.topicWithName().save(), admin.listTopics()', async () => {
-    const admin = await Kii.authenticateAsAppAdmin(APP, 'understudy-kii-key');
-    await admin.topicWithName('alerts').save();
+  await check.step('admin.listTopics()', async () => {
     const [topics] = await admin.listTopics();
-    expectEqual(topics.map(t => t.getName()), ['alerts', 'news'], 'topics');
-    await admin.topicWithName('alerts').deleteTopic();
+    expectEqual(topics.map(t => t.getName()), ['news'], 'topics');
   }, { v: 3 });
 
   await KiiUser.authenticate('member', 'secret1').catch(() => null);
   member = KiiUser.getCurrentUser() || member;
-  await check.fails('an app-scope topic cannot be created with a user token', () => Kii.topicWithName('mine').save(), 'UNAUTHORIZED', { v: 3 });
+  const appTopic = () => Kii.topicWithName('news');
+  await check.step('Kii.listTopics() with a user\'s token', async () => {
+    const [topics] = await Kii.listTopics();
+    expectEqual(topics.map(t => t.getName()), ['news'], 'topics');
+  }, { v: 3 });
+  await check.fails('an app-scope topic cannot be created with a user\'s token', () => Kii.topicWithName('mine').save(), 'UNAUTHORIZED', { v: 3 });
   await check.step('pushSubscription().subscribe(app topic)', () => member.pushSubscription().subscribe(appTopic()), { v: 3 });
   await check.step('pushSubscription().isSubscribed: true', async () => {
     const [, , subscribed] = await member.pushSubscription().isSubscribed(appTopic());
@@ -180,30 +206,25 @@ async function version3Topics() {
   await check.fails('sendMessage with data over 2048 bytes while APNs is enabled', () =>
     diary().sendMessage(new KiiPushMessageBuilder({ big: 'x'.repeat(2100) }).build()), 'INVALID_INPUT_DATA', { v: 3 });
   await check.fails('sendMessage with a nested value in data', () => diary().sendMessage(new KiiPushMessageBuilder({ nested: { a: '1' } }).build()), 'INVALID_INPUT_DATA', { v: 3 });
-  let strangerTopic;
-  await check.step('another user cannot subscribe to a user-scope topic (setup: a second user)', async () => {
+  await check.step('another user cannot subscribe to a user-scope topic, and is not subscribed', async () => {
     await KiiUser.userWithUsername('stranger', 'secret1').register();
     const stranger = await KiiUser.authenticate('stranger', 'secret1');
-    strangerTopic = member.topicWithName('diary');
-    await stranger.pushSubscription().subscribe(strangerTopic).then(
+    const othersTopic = member.topicWithName('diary');
+    await stranger.pushSubscription().subscribe(othersTopic).then(
       () => { throw new Error('the subscription succeeded'); },
       (e) => expect(String(e.message).includes('UNAUTHORIZED'), `wanted UNAUTHORIZED, got ${e.message}`));
-    const [, , subscribed] = await stranger.pushSubscription().isSubscribed(strangerTopic);
+    const [, , subscribed] = await stranger.pushSubscription().isSubscribed(othersTopic);
     expectEqual(subscribed, false, 'isSubscribed');
-    await KiiUser.authenticate('member', 'secret1');
-    member = KiiUser.getCurrentUser();
-  }, { v: 3 });
-
-  // The admin (the app's credentials) sends to the app topic; then the member unsubscribes.
-  KiiUser.logOut();
-  await check.step('topic.sendMessage on the app topic with the app\'s credentials', async () => {
-    const before = (await outbox('pushes')).length;
-    await appTopic().sendMessage(new KiiPushMessageBuilder({ msg: 'breaking' }).build());
-    const pushes = (await outbox('pushes')).slice(before);
-    expectEqual(installationsOf(pushes), [apns, gcm].sort(), 'installations pushed');
   }, { v: 3 });
   await KiiUser.authenticate('member', 'secret1').catch(() => null);
   member = KiiUser.getCurrentUser() || member;
+
+  await check.step('topic.sendMessage on the app topic with the admin\'s token: the subscriber\'s installations', async () => {
+    const before = (await outbox('pushes')).length;
+    await adminTopic('news').sendMessage(new KiiPushMessageBuilder({ msg: 'breaking' }).build());
+    const pushes = (await outbox('pushes')).slice(before);
+    expectEqual(installationsOf(pushes), [apns, gcm].sort(), 'installations pushed');
+  }, { v: 3 });
   await check.step('pushSubscription().unsubscribe, then isSubscribed: false', async () => {
     await member.pushSubscription().unsubscribe(appTopic());
     const [, , subscribed] = await member.pushSubscription().isSubscribed(appTopic());
@@ -215,10 +236,9 @@ async function version3Topics() {
     expectEqual(await diary().exists(), false, 'exists');
   }, { v: 3 });
   await check.fails('deleteTopic again', () => diary().deleteTopic(), 'TOPIC_NOT_FOUND', { v: 3 });
-  KiiUser.logOut();
-  await check.step('deleteTopic (app scope) with the app\'s credentials', async () => {
-    await appTopic().deleteTopic();
-    const [topics] = await Kii.listTopics();
+  await check.step('deleteTopic (app scope) with the admin\'s token', async () => {
+    await adminTopic('news').deleteTopic();
+    const [topics] = await admin.listTopics();
     expectEqual(topics.map(t => t.getName()), [], 'topics left');
   }, { v: 3 });
 }

@@ -294,7 +294,21 @@ extension BackendlessApp {
         return openSession(for: user)
     }
 
-    /// Confirms a pending user's email (what clicking the confirmation link does).
+    /// Confirms a pending user's email with what the confirmation email carried: the whole link or its token
+    /// (what clicking the link does), or the user's objectId. An unknown link answers 3092; other text that is not
+    /// an objectId answers 1000 as an unknown objectId does.
+    public func confirmEmail(objectIDOrLink text: String) throws(BackendlessError) -> BackendlessUser {
+        if !confirmationTokens.isEmpty, let id = confirmationTokens[Self.recoveryToken(in: text)] {
+            return try confirmEmail(objectID: id.formatted())
+        }
+        if text.contains("/") {
+            try checkFaults(.confirmEmail, [.string(text)])
+            throw BackendlessError(code: 3092, message: "Unable to confirm email. The confirmation link is not valid.")
+        }
+        return try confirmEmail(objectID: text)
+    }
+
+    /// Confirms a pending user's email by objectId.
     public func confirmEmail(objectID: String) throws(BackendlessError) -> BackendlessUser {
         try checkFaults(.confirmEmail, [.string(objectID)])
         guard let id = Identifier128(parsing: objectID), let user = users[id] else { throw .unknownObjectID(objectID) }

@@ -141,13 +141,20 @@ public struct FaultInjector {
 }
 
 extension EmulatedApp {
-    /// The fault that fails this call of `operation`, if one applies; counts its hit. A `when` predicate runs
+    /// The fault that fails this call of `operation`, if one applies; counts its hit. Faults are tried in the
+    /// order they were injected; one without a code (delay or drop only) fires and lets the search go on, so the
+    /// result is the first error fault that applies, carrying the delay and drop of those that fired before it,
+    /// or, when no error fault applies, the delay and drop alone. A `when` predicate runs
     /// while the app's faults are not being changed, so it may read `hits`, inject or remove faults, and call
     /// the app; the calls it makes are not subject to its own fault (no endless recursion).
     public func triggerFault(_ operation: String, arguments: @autoclosure () -> FaultArguments) -> Fault? {
         let candidates = faults.active  // a copy: what predicates do to the faults does not disturb this loop
         if candidates.isEmpty { return nil }
         var lazyArguments: FaultArguments?
+        // A fault without a code (a delay or a dropped connection) lets the call through: it fires, and the search
+        // goes on, so a delay never hides an error fault behind it. What fired is combined into one: the error's
+        // code, the longest delay, a drop if any asked for one.
+        var passing: Fault?
         for candidate in candidates where candidate.operation == operation && !faults.evaluating.contains(candidate.id) {
             if let condition = candidate.condition {
                 if lazyArguments == nil { lazyArguments = arguments() }
@@ -156,8 +163,15 @@ extension EmulatedApp {
                 faults.evaluating.remove(candidate.id)
                 guard applies else { continue }
             }
-            if let fired = faults.fire(candidate.id) { return fired }
+            guard var fired = faults.fire(candidate.id) else { continue }
+            if let earlier = passing {
+                fired.delayMilliseconds = max(fired.delayMilliseconds, earlier.delayMilliseconds)
+                fired.dropConnection = fired.dropConnection || earlier.dropConnection
+            }
+            faults.lastFired = fired
+            if fired.code != nil { return fired }
+            passing = fired
         }
-        return nil
+        return passing
     }
 }

@@ -252,6 +252,15 @@ public struct RouteDeclaration: Sendable, Hashable {
         }
     }
 
+    /// The route's full path template: under `/{appId}/{apiKey}` (Backendless) or `/api/apps/{appID}` (Kii; a
+    /// path that starts with `/api/` is taken as it is).
+    public func fullPath(of flavour: Flavour) -> String {
+        switch flavour {
+        case .backendless: return "/{appId}/{apiKey}" + path
+        case .kii: return path.hasPrefix("/api/") ? path : "/api/apps/{appID}" + path
+        }
+    }
+
     /// Where this route carries `argument`.
     public func source(of argument: ArgumentDeclaration) -> HTTPSource {
         sources[argument.name] ?? argument.http

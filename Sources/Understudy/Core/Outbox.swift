@@ -14,6 +14,8 @@ public struct Outbox: Sendable {
             case passwordReset = "password_reset"
             /// Kii: the reset link was opened and a new `password` generated.
             case passwordResetDone = "password_reset_done"
+            /// Backendless: an email the app sent through the email API (`POST messaging/email`).
+            case custom
         }
         public var to: String
         public var subject: String
@@ -22,12 +24,15 @@ public struct Outbox: Sendable {
         public var link: String?
         /// A password the backend generated (password recovery by a temporary password, a completed Kii reset).
         public var password: String?
+        /// A `custom` email's bodies: the text part and the HTML part, as the app sent them.
+        public var body: String?
+        public var html: String?
         /// Seconds on the virtual clock when it was sent.
         public var sentAt: Double
 
         public init(
             to: String, subject: String, kind: Kind, code: String? = nil, link: String? = nil, password: String? = nil,
-            sentAt: Double
+            body: String? = nil, html: String? = nil, sentAt: Double
         ) {
             self.to = to
             self.subject = subject
@@ -35,6 +40,8 @@ public struct Outbox: Sendable {
             self.code = code
             self.link = link
             self.password = password
+            self.body = body
+            self.html = html
             self.sentAt = sentAt
         }
     }
@@ -58,7 +65,6 @@ public struct Outbox: Sendable {
         }
     }
 
-    /// A push notification delivered to one device.
     /// A push notification delivered to one device (Backendless) or one installation (Kii).
     public struct Push: Sendable, Hashable {
         /// Backendless: the device it went to.
@@ -71,10 +77,12 @@ public struct Outbox: Sendable {
         public var userID: String?
         public var message: String
         public var sentAt: Double
+        /// Backendless: what every delivery of one firing shares (headers, message id, template), held once.
+        public var publication: PushPublication?
 
         public init(
             deviceID: String? = nil, channel: String? = nil, installationID: String? = nil, userID: String? = nil,
-            message: String, sentAt: Double
+            message: String, sentAt: Double, publication: PushPublication? = nil
         ) {
             self.deviceID = deviceID
             self.channel = channel
@@ -82,10 +90,12 @@ public struct Outbox: Sendable {
             self.userID = userID
             self.message = message
             self.sentAt = sentAt
+            self.publication = publication
         }
     }
 
     public private(set) var emails: [Email] = []
+    // The one recipient filter: `app.outbox.*(to)` in Lua, `GET /_understudy/outbox?to=` and the dashboard use it.
     public private(set) var sms: [SMS] = []
     public private(set) var pushes: [Push] = []
 
@@ -100,5 +110,23 @@ public struct Outbox: Sendable {
         emails.removeAll()
         sms.removeAll()
         pushes.removeAll()
+    }
+}
+
+extension Outbox.Email {
+    /// Whether it went to `recipient`: the address, in any case.
+    public func isFor(_ recipient: String) -> Bool { to.lowercased() == recipient.lowercased() }
+}
+
+extension Outbox.SMS {
+    /// Whether it went to `recipient`: the number as the outbox shows it (E.164).
+    public func isFor(_ recipient: String) -> Bool { to == recipient }
+}
+
+extension Outbox.Push {
+    /// Whether it went to `recipient`: the Backendless device id, the Kii installation id or the Kii user it was
+    /// sent to.
+    public func isFor(_ recipient: String) -> Bool {
+        deviceID == recipient || installationID == recipient || userID == recipient
     }
 }

@@ -129,7 +129,7 @@ public struct RequestJournal: Sendable {
     /// Adds an entry; returns its sequence number.
     @discardableResult
     public mutating func record(_ entry: JournalEntry) -> Int {
-        var entry = entry
+        var entry = JournalRedaction.redact(entry)
         entry.sequence = nextSequence
         nextSequence += 1
         if entry.body.utf8.count > Self.bodyLimit {

@@ -7,6 +7,7 @@ extension KiiApp {
     /// Errors: 404 `USER_NOT_FOUND`; 401 `USER_DISABLED`; 400 `INVALID_ACCOUNT_STATUS` when nothing waits for
     /// verification; 403 `INVALID_VERIFICATION_CODE` for a wrong code (the right one keeps working).
     public func verifyEmail(userID: String, code: String) throws(KiiError) -> KiiUser {
+        let code = Self.verificationCode(in: code)
         try checkFaults(.verifyEmail, [.string(userID), .string(code)])
         let user = try storedUser(userID)
         if user.isDisabled { throw .userDisabled(user.userID) }
@@ -31,6 +32,7 @@ extension KiiApp {
     /// 403 `INVALID_VERIFICATION_CODE` for a wrong code; 410 `PHONE_NUMBER_VERIFICATION_CODE_EXPIRED` for the
     /// right code more than `sms_code_ttl` seconds after it was sent (exactly at the limit it still works).
     public func verifyPhone(userID: String, code: String) throws(KiiError) -> KiiUser {
+        let code = Self.verificationCode(in: code)
         try checkFaults(.verifyPhone, [.string(userID), .string(code)])
         let user = try storedUser(userID)
         if user.isDisabled { throw .userDisabled(user.userID) }
@@ -73,6 +75,22 @@ extension KiiApp {
             throw .invalidAccountStatus(accountType: "phone number")
         }
         sendPhoneVerification(to: number, for: user)
+    }
+
+    /// The code in what a verification message carried: the `code` query parameter of the emailed link, the
+    /// number at the end of the texted sentence ("Your verification code is 123456"), or the code as given.
+    static func verificationCode(in text: String) -> String {
+        if let query = text.firstIndex(of: "?") {
+            for pair in text[text.index(after: query)...].split(separator: "&") where pair.hasPrefix("code=") {
+                return String(pair.dropFirst(5).prefix { $0 != "#" })
+            }
+        }
+        if text.hasPrefix("Your verification code is "), let last = text.split(separator: " ").last,
+            last.allSatisfy(\.isNumber)
+        {
+            return String(last)
+        }
+        return text
     }
 
     /// Emails `code` (a new 6-digit one when nil) and a link carrying it to `address`.

@@ -1,3 +1,5 @@
+internal import Understudy
+
 /// The files `understudy init` creates: one commented example per flavour, the editor files and a CI job.
 public enum StarterKit {
     /// Each file's path (relative to the project folder) and text, in the order they are written.
@@ -17,6 +19,9 @@ public enum StarterKit {
     /// Resources/first_kii.lua.
     public static let kiiExample = String(decoding: PackageResources.first_kii_lua, as: UTF8.self)
 
-    /// The GitHub Actions workflow, Resources/scenarios_workflow.yml.
+    /// The GitHub Actions workflow, Resources/scenarios_workflow.yml: it installs this version of understudy with
+    /// the setup action of the repository that publishes it (action.yml).
     public static let ciWorkflow = String(decoding: PackageResources.scenarios_workflow_yml, as: UTF8.self)
+        .replacing("{{understudy.repository}}", with: UnderstudyVersion.repository)
+        .replacing("{{understudy.version}}", with: UnderstudyVersion.current)
 }

@@ -189,7 +189,7 @@ function understudy.journal.clear() end
 ---@class Email
 ---@field to string
 ---@field subject string
----@field kind "confirmation"|"verification"|"password_recovery"|"password_reset"|"password_reset_done"
+---@field kind "confirmation"|"verification"|"password_recovery"|"password_reset"|"password_reset_done"|"custom"
 ---@field code? string
 ---@field link? string
 ---@field password? string
@@ -206,6 +206,11 @@ function understudy.journal.clear() end
 ---@field installation_id? string Kii (contract v2)
 ---@field user? string Kii (contract v2)
 ---@field message string
+---@field headers? table<string, string> Backendless (contract v3): always, {} when none
+---@field messageId? string Backendless (contract v3)
+---@field template? string Backendless (contract v3): a template's push
+---@field title? string Backendless (contract v3): a template's filled title
+---@field subtitle? string Backendless (contract v3): a template's filled subtitle
 
 ---@class FaultSpec
 ---@field op string the operation, e.g. "users.register"
@@ -338,47 +343,12 @@ function Faults.list() end
 ---@class BackendlessUsers
 local BackendlessUsers = {}
 
----@param props table<string, string|number|boolean>|nil
----@return BackendlessUser user
----@overload fun(props: table|nil): nil, BackendlessError
-function BackendlessUsers.register(props) end
-
----@param identity_value string
----@param password string
----@return BackendlessSession session
----@overload fun(identity_value: string, password: string): nil, BackendlessError
-function BackendlessUsers.login(identity_value, password) end
-
----@param token string
----@return true
----@overload fun(token: string): nil, BackendlessError
-function BackendlessUsers.logout(token) end
-
----@return BackendlessSession session
----@overload fun(): nil, BackendlessError
-function BackendlessUsers.guest_login() end
-
----@param objectId string
----@return BackendlessUser user
----@overload fun(objectId: string): nil, BackendlessError
-function BackendlessUsers.confirm_email(objectId) end
-
 ---@param identity_value string
 ---@return BackendlessUser|nil
 function BackendlessUsers.find(identity_value) end
 
 ---@return integer
 function BackendlessUsers.count() end
-
----@param objectId string
----@param status "ENABLED"|"DISABLED"
----@return BackendlessUser user
----@overload fun(objectId: string, status: string): nil, BackendlessError
-function BackendlessUsers.set_status(objectId, status) end
-
----@param objectId string
----@return BackendlessUser|nil
-function BackendlessUsers.get(objectId) end
 
 ---@return BackendlessUser[]
 function BackendlessUsers.all() end
@@ -388,57 +358,10 @@ function BackendlessUsers.all() end
 ---@overload fun(template: BackendlessSeed): nil, BackendlessError
 function BackendlessUsers.seed(template) end
 
----(contract v2) Sends the password recovery email.
----@param identity string
----@return true
----@overload fun(identity: string): nil, BackendlessError
-function BackendlessUsers.restore_password(identity) end
-
----(contract v2) What the change-password page does.
----@param link_or_token string
----@param new_password string
----@return true
----@overload fun(link_or_token: string, new_password: string): nil, BackendlessError
-function BackendlessUsers.reset_password(link_or_token, new_password) end
-
----(contract v2)
----@param identity string
----@return true
----@overload fun(identity: string): nil, BackendlessError
-function BackendlessUsers.resend_confirmation(identity) end
-
----(contract v2) The confirmation link; no email is sent.
----@param identity string
----@return string link
----@overload fun(identity: string): nil, BackendlessError
-function BackendlessUsers.confirmation_url(identity) end
-
----(contract v2)
----@param objectId string
----@param props table<string, string|number|boolean>
----@param token string
----@return BackendlessUser user
----@overload fun(objectId: string, props: table, token: string): nil, BackendlessError
-function BackendlessUsers.update(objectId, props, token) end
-
----(contract v2)
----@param objectId string
----@return true
----@overload fun(objectId: string): nil, BackendlessError
-function BackendlessUsers.delete(objectId) end
-
 ---@class OAuthLoginOptions
 ---@field fields_mapping? table<string, string> provider profile field → user property (first login only)
 ---@field guest? string objectId of a guest to convert on the first login
 ---@field secret? string the OAuth1 token secret
-
----(contract v3) Logs in through an OAuth provider; the first login of a provider account registers its user.
----@param provider string the provider code, e.g. "facebook" (compared without case)
----@param token string the access token
----@param options? OAuthLoginOptions
----@return BackendlessSession session
----@overload fun(provider: string, token: string, options?: OAuthLoginOptions): nil, BackendlessError
-function BackendlessUsers.login_oauth(provider, token, options) end
 
 ---@class OAuthAccount
 ---@field provider string the provider code the app's SDK sends (compared without case)
@@ -474,20 +397,6 @@ function BackendlessOAuth.account(account) end
 ---@class BackendlessDevices
 local BackendlessDevices = {}
 
----@param registration DeviceRegistrationRequest
----@return DeviceRegistration reg
----@overload fun(registration: DeviceRegistrationRequest): nil, BackendlessError
-function BackendlessDevices.register(registration) end
-
----@param device_id string
----@return DeviceRegistration|nil
-function BackendlessDevices.get(device_id) end
-
----@param device_id string
----@return true
----@overload fun(device_id: string): nil, BackendlessError
-function BackendlessDevices.unregister(device_id) end
-
 ---@class BackendlessChannels
 local BackendlessChannels = {}
 
@@ -501,18 +410,193 @@ function BackendlessChannels.devices(name) end
 ---@class Publication
 ---@field message string
 ---@field channel? string default "default"
----@field device_ids? string[]
+---@field headers? table<string, string> kept on each outbox push
+---@field broadcast? "ALL"|("IOS"|"ANDROID"|"WP"|"OSX")[] only the channel's devices of these operating systems
+---@field singlecast? string[] only these of the channel's devices
+---@field policy? "PUSH"|"PUBSUB"|"BOTH" default "BOTH"; PUBSUB reaches no device
+---@field publish_at? number deliver when the clock reaches it (later than now, else 5030)
+---@field repeat_every? integer seconds between firings (needs repeat_expires_at)
+---@field repeat_expires_at? number the last firing time (later than the first, else 5003)
+---@field device_ids? string[] these devices, on any channel (the pushes carry no channel)
+
+---@class PublishResult
+---@field messageId string
+---@field status "published"|"scheduled"
+---@field delivered string[] the devices a firing reached during the call, sorted
+
+---@class MessageStatus
+---@field messageId string
+---@field status "scheduled"|"published"|"cancelled"|"failed"|"unknown" (errorMessage is always nil)
+
+---@class PushTemplateDefinition
+---@field name string
+---@field message string
+---@field title? string
+---@field subtitle? string
+---@field headers? table<string, string>
+---@field os? "ALL"|"IOS"|"ANDROID" default "ALL"
+---@field channel? string default "default"
+
+---@class PushTemplate
+---@field name string
+---@field message string
+---@field title? string
+---@field subtitle? string
+---@field headers? table<string, string>
+---@field os "ALL"|"IOS"|"ANDROID"
+---@field channel string
+
+---@class BackendlessPushTemplates
+local BackendlessPushTemplates = {}
+
+---Defines or replaces a template (the console's Push Composer).
+---@param template PushTemplateDefinition
+---@return true
+function BackendlessPushTemplates.define(template) end
+
+---@param os? string "ALL" (or nil) for every template, "IOS"/"ANDROID" for that os's and the ALL ones
+---@return table<string, PushTemplate>
+---@overload fun(os?: string): nil, BackendlessError
+function BackendlessPushTemplates.list(os) end
 
 ---@class BackendlessPush
+---@field templates BackendlessPushTemplates
 local BackendlessPush = {}
-
----@param publication Publication
----@return { delivered: string[] }
----@overload fun(publication: Publication): nil, BackendlessError
-function BackendlessPush.publish(publication) end
 
 ---------------------------------------------------------------------------------------------------------------
 -- Kii
+
+-- BEGIN GENERATED backendless-operations (understudy docs --write makes these from the operations' declarations)
+---@param props? table<string, string|number|boolean> the new user's properties
+---@return BackendlessUser user
+---@overload fun(props?: table<string, string|number|boolean>): nil, BackendlessError
+function BackendlessUsers.register(props) end
+
+---@param identity_value? string the value of the identity property
+---@param password? string
+---@return BackendlessSession session
+---@overload fun(identity_value?: string, password?: string): nil, BackendlessError
+function BackendlessUsers.login(identity_value, password) end
+
+---@param token string a live session's user-token
+---@return true
+---@overload fun(token: string): nil, BackendlessError
+function BackendlessUsers.logout(token) end
+
+---@return BackendlessSession session
+---@overload fun(): nil, BackendlessError
+function BackendlessUsers.guest_login() end
+
+---@param objectId string
+---@return BackendlessUser user
+---@overload fun(objectId: string): nil, BackendlessError
+function BackendlessUsers.confirm_email(objectId) end
+
+---@param objectId string
+---@param status "ENABLED"|"DISABLED" what the console sets
+---@return BackendlessUser user
+---@overload fun(objectId: string, status: "ENABLED"|"DISABLED"): nil, BackendlessError
+function BackendlessUsers.set_status(objectId, status) end
+
+---(contract v2)
+---@param identity string the identity value
+---@return true
+---@overload fun(identity: string): nil, BackendlessError
+function BackendlessUsers.restore_password(identity) end
+
+---(contract v2)
+---@param link_or_token string the recovery link or its token
+---@param new_password string
+---@return true
+---@overload fun(link_or_token: string, new_password: string): nil, BackendlessError
+function BackendlessUsers.reset_password(link_or_token, new_password) end
+
+---(contract v2)
+---@param identity string
+---@return true
+---@overload fun(identity: string): nil, BackendlessError
+function BackendlessUsers.resend_confirmation(identity) end
+
+---(contract v2)
+---@param identity string
+---@return string link
+---@overload fun(identity: string): nil, BackendlessError
+function BackendlessUsers.confirmation_url(identity) end
+
+---(contract v2)
+---@param objectId string
+---@return BackendlessUser|nil
+---@overload fun(objectId: string): nil, BackendlessError
+function BackendlessUsers.get(objectId) end
+
+---(contract v2)
+---@param objectId string
+---@param props table<string, string|number|boolean> the properties to change
+---@param token string a live session's user-token
+---@return BackendlessUser user
+---@overload fun(objectId: string, props: table<string, string|number|boolean>, token: string): nil, BackendlessError
+function BackendlessUsers.update(objectId, props, token) end
+
+---(contract v2)
+---@param objectId string
+---@return true
+---@overload fun(objectId: string): nil, BackendlessError
+function BackendlessUsers.delete(objectId) end
+
+---(contract v3)
+---@param provider string the provider code the app's SDK sends (compared without case)
+---@param token string the access token the provider accepts
+---@param options? OAuthLoginOptions
+---@return BackendlessSession session
+---@overload fun(provider: string, token: string, options?: OAuthLoginOptions): nil, BackendlessError
+function BackendlessUsers.login_oauth(provider, token, options) end
+
+---@param registration DeviceRegistrationRequest
+---@return DeviceRegistration reg
+---@overload fun(registration: DeviceRegistrationRequest): nil, BackendlessError
+function BackendlessDevices.register(registration) end
+
+---@param device_id string
+---@return DeviceRegistration|nil
+---@overload fun(device_id: string): nil, BackendlessError
+function BackendlessDevices.get(device_id) end
+
+---@param device_id string
+---@return true
+---@overload fun(device_id: string): nil, BackendlessError
+function BackendlessDevices.unregister(device_id) end
+
+---@param publication Publication
+---@return PublishResult result
+---@overload fun(publication: Publication): nil, BackendlessError
+function BackendlessPush.publish(publication) end
+
+---(contract v3)
+---@param messageId string
+---@return true
+---@overload fun(messageId: string): nil, BackendlessError
+function BackendlessPush.cancel(messageId) end
+
+---(contract v3)
+---@param os? string "ALL" (or nil) for every template, "IOS"/"ANDROID" for that os's and the ALL ones
+---@return table<string, PushTemplate> templates
+---@overload fun(os?: string): nil, BackendlessError
+function BackendlessPushTemplates.list(os) end
+
+---(contract v3)
+---@param name string
+---@param values? table<string, string|number|boolean> fill each {var}
+---@return PublishResult result
+---@overload fun(name: string, values?: table<string, string|number|boolean>): nil, BackendlessError
+function BackendlessPush.with_template(name, values) end
+
+---(contract v2)
+---@param messageId string
+---@return MessageStatus status
+---@overload fun(messageId: string): nil, BackendlessError
+function BackendlessPush.status(messageId) end
+
+-- END GENERATED backendless-operations
 
 ---@class KiiSettings
 ---@field email_verification? boolean
@@ -571,8 +655,45 @@ function BackendlessPush.publish(publication) end
 ---@class KiiUsers
 local KiiUsers = {}
 
+---@param identifier string
+---@return KiiUser|nil
+function KiiUsers.find(identifier) end
+
+---@return KiiUser[]
+function KiiUsers.all() end
+
+---@return integer
+function KiiUsers.count() end
+
+---@param template KiiSeed
+---@return integer added
+---@overload fun(template: KiiSeed): nil, KiiError
+function KiiUsers.seed(template) end
+
+---@class InstallationRequest
+---@field user string userID
+---@field type "ANDROID"|"IOS"|"JPUSH"|"MQTT"
+---@field token? string required for ANDROID, IOS and JPUSH
+---@field development? boolean
+
+---@class Installation
+---@field installationID string
+---@field installationRegistrationID string generated for MQTT
+---@field deviceType "ANDROID"|"IOS"|"JPUSH"|"MQTT"
+---@field userID string
+---@field development boolean
+
+---(contract v2) Kii's push installations.
+---@class KiiInstallations
+local KiiInstallations = {}
+
+---(contract v2)
+---@class KiiPush
+local KiiPush = {}
+
+-- BEGIN GENERATED kii-operations (understudy docs --write makes these from the operations' declarations)
 ---@param registration KiiRegistration
----@return KiiUser user registered and logged in (user.token)
+---@return KiiUser user
 ---@overload fun(registration: KiiRegistration): nil, KiiError
 function KiiUsers.register(registration) end
 
@@ -602,10 +723,15 @@ function KiiUsers.change_email(userID, email) end
 
 ---@param userID string
 ---@param phone string
----@param country? string
+---@param country? string to read a local number
 ---@return KiiUser user
 ---@overload fun(userID: string, phone: string, country?: string): nil, KiiError
 function KiiUsers.change_phone(userID, phone, country) end
+
+---@param userID string
+---@return KiiUser|nil
+---@overload fun(userID: string): nil, KiiError
+function KiiUsers.get(userID) end
 
 ---@param userID string
 ---@return true
@@ -617,30 +743,11 @@ function KiiUsers.resend_email_verification(userID) end
 ---@overload fun(userID: string): nil, KiiError
 function KiiUsers.resend_phone_verification(userID) end
 
+---(contract v2)
 ---@param identifier string
----@return KiiUser|nil
-function KiiUsers.find(identifier) end
-
----@param userID string
----@return KiiUser|nil
-function KiiUsers.get(userID) end
-
----@return KiiUser[]
-function KiiUsers.all() end
-
----@return integer
-function KiiUsers.count() end
-
----@param template KiiSeed
----@return integer added
----@overload fun(template: KiiSeed): nil, KiiError
-function KiiUsers.seed(template) end
-
----(contract v2) `identifier`: a userID, or EMAIL:address, PHONE:+number, LOGIN_NAME:name.
----@param identifier string
----@param method? "EMAIL"|"SMS"|"SMS_PIN"
+---@param method? "EMAIL"|"SMS"|"SMS_PIN" default "EMAIL"
 ---@return true
----@overload fun(identifier: string, method?: string): nil, KiiError
+---@overload fun(identifier: string, method?: "EMAIL"|"SMS"|"SMS_PIN"): nil, KiiError
 function KiiUsers.request_password_reset(identifier, method) end
 
 ---(contract v2)
@@ -652,7 +759,7 @@ function KiiUsers.request_password_reset(identifier, method) end
 function KiiUsers.complete_password_reset(identifier, pin, new_password) end
 
 ---(contract v2)
----@param link string
+---@param link string the reset link (over HTTP its code)
 ---@return true
 ---@overload fun(link: string): nil, KiiError
 function KiiUsers.open_reset_link(link) end
@@ -667,9 +774,9 @@ function KiiUsers.change_password(userID, old_password, new_password) end
 
 ---(contract v2)
 ---@param userID string
----@param fields table<string, string|number|boolean>
+---@param fields table<string, string|number|boolean> the fields to set
 ---@return KiiUser user
----@overload fun(userID: string, fields: table): nil, KiiError
+---@overload fun(userID: string, fields: table<string, string|number|boolean>): nil, KiiError
 function KiiUsers.update(userID, fields) end
 
 ---(contract v2)
@@ -685,52 +792,40 @@ function KiiUsers.delete(userID) end
 ---@overload fun(userID: string, disabled: boolean): nil, KiiError
 function KiiUsers.set_disabled(userID, disabled) end
 
----(contract v2) The user of a live token.
+---(contract v2)
 ---@param token string
 ---@return KiiUser user
 ---@overload fun(token: string): nil, KiiError
 function KiiUsers.me(token) end
 
----@class InstallationRequest
----@field user string userID
----@field type "ANDROID"|"IOS"|"JPUSH"|"MQTT"
----@field token? string required for ANDROID, IOS and JPUSH
----@field development? boolean
+---(contract v2)
+---@param registration InstallationRequest
+---@return Installation installation
+---@overload fun(registration: InstallationRequest): nil, KiiError
+function KiiInstallations.register(registration) end
 
----@class Installation
----@field installationID string
----@field installationRegistrationID string generated for MQTT
----@field deviceType "ANDROID"|"IOS"|"JPUSH"|"MQTT"
----@field userID string
----@field development boolean
-
----(contract v2) Kii's push installations.
----@class KiiInstallations
-local KiiInstallations = {}
-
----@param request InstallationRequest
----@return Installation
----@overload fun(request: InstallationRequest): nil, KiiError
-function KiiInstallations.register(request) end
-
+---(contract v2)
 ---@param installationID string
 ---@return Installation|nil
+---@overload fun(installationID: string): nil, KiiError
 function KiiInstallations.get(installationID) end
 
+---(contract v2)
 ---@param userID string
----@return Installation[]
+---@return Installation[] installations
+---@overload fun(userID: string): nil, KiiError
 function KiiInstallations.list(userID) end
 
+---(contract v2)
 ---@param installationID string
 ---@return true
 ---@overload fun(installationID: string): nil, KiiError
 function KiiInstallations.unregister(installationID) end
 
 ---(contract v2)
----@class KiiPush
-local KiiPush = {}
+---@param push { user: string, message: string }
+---@return { delivered: string[] } result
+---@overload fun(push: { user: string, message: string }): nil, KiiError
+function KiiPush.send_to_user(push) end
 
----@param message { user: string, message: string }
----@return { delivered: string[] }
----@overload fun(message: table): nil, KiiError
-function KiiPush.send_to_user(message) end
+-- END GENERATED kii-operations

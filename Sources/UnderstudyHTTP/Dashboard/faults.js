@@ -86,6 +86,27 @@ async function remove(fault) {
   await refreshAll();
 }
 
+// What each fault does to the next matching call, as the server decides it: faults are tried in the order they
+// were injected; one without a code (delay or drop) applies and lets the search go on; the first error fault
+// fails the call, and the error faults after it wait their turn.
+function nextEffects(faults) {
+  const firstError = new Map();
+  return faults.map((fault) => {
+    const key = `${fault.app}\u0000${fault.op}`;
+    const maybe = fault.conditional || fault.probability < 1 ? " (if its condition and probability allow)" : "";
+    if (fault.code === null) {
+      const what = [fault.delay_ms > 0 ? `delays by ${fault.delay_ms} ms` : "", fault.drop ? "drops the connection" : ""]
+        .filter(Boolean).join(" and ");
+      return `${what || "lets the call through"}${maybe}; error faults still apply`;
+    }
+    if (!firstError.has(key)) {
+      firstError.set(key, fault.id);
+      return `fails the next call${maybe}`;
+    }
+    return `waits behind fault ${firstError.get(key)}`;
+  });
+}
+
 export async function refresh(shared) {
   const body = document.getElementById("faults-body");
   if (!document.getElementById("fault-form-slot")) {
@@ -96,13 +117,15 @@ export async function refresh(shared) {
   const signature = JSON.stringify(reply);
   if (signature === shown) return;
   shown = signature;
+  const effects = nextEffects(reply.faults);
   replace(document.getElementById("fault-list"),
-    table("Active faults", ["App", "Id", "Operation", "Code", "Status", "Hits", "Remaining", "Probability", "Delay (ms)", "Drop", ""],
-      reply.faults.map((fault) => h("tr", {},
+    table("Active faults", ["App", "Id", "Operation", "Code", "Status", "Hits", "Remaining", "Probability", "Delay (ms)", "Drop", "Next call", ""],
+      reply.faults.map((fault, index) => h("tr", {},
         h("td", {}, fault.app), h("td", {}, String(fault.id)), h("td", {}, fault.op),
         h("td", {}, fault.code === null ? "" : String(fault.code)), h("td", {}, fault.status === null ? "" : String(fault.status)),
         h("td", {}, String(fault.hits)), h("td", {}, fault.remaining === null ? "unlimited" : String(fault.remaining)),
         h("td", {}, String(fault.probability)), h("td", {}, String(fault.delay_ms)), h("td", {}, fault.drop ? "yes" : "no"),
+        h("td", { class: "fault-next" }, effects[index]),
         h("td", {}, h("button", { type: "button", class: "small", "aria-label": `Remove fault ${fault.id}`,
           onclick: () => remove(fault) }, "Remove"))))));
 }

@@ -22,21 +22,17 @@ export function setup(shared, refresh) {
   });
 }
 
-function matches(filter, ...values) {
-  if (!filter) return true;
-  const wanted = filter.toLowerCase();
-  return values.some((value) => value && String(value).toLowerCase().includes(wanted));
-}
-
 export async function refresh() {
-  const outbox = await control("GET", "/outbox");
+  // The server filters (GET /_understudy/outbox?to=), so the dashboard, Lua's app.outbox.*(to) and the control
+  // API agree on what "sent to" means.
   const filter = document.getElementById("outbox-filter").value.trim();
+  const outbox = await control("GET", filter ? `/outbox?to=${encodeURIComponent(filter)}` : "/outbox");
   const signature = JSON.stringify([outbox, filter]);
   if (signature === shown) return;
   shown = signature;
-  const emails = outbox.emails.filter((e) => matches(filter, e.to)).reverse();
-  const sms = outbox.sms.filter((m) => matches(filter, m.to)).reverse();
-  const pushes = outbox.pushes.filter((p) => matches(filter, p.device_id, p.installation_id, p.user_id, p.channel)).reverse();
+  const emails = outbox.emails.slice().reverse();
+  const sms = outbox.sms.slice().reverse();
+  const pushes = outbox.pushes.slice().reverse();
   replace(document.getElementById("outbox-list"),
     table("Emails", ["Sent", "App", "To", "Subject", "Kind", "Code", "Link"], emails.map((email) => h("tr", {},
       h("td", {}, virtualTime(email.sent_at)),

@@ -370,8 +370,8 @@ enum KiiRoutes {
             guard try caller(app, exchange)?.user != nil, let authorization = exchange.header("Authorization") else {
                 throw KiiError.unauthorized("users/me needs an access token (Authorization: Bearer)")
             }
-            let token = authorization.drop(while: { $0 == " " }).dropFirst("bearer ".count).drop(while: { $0 == " " })
-            return Reply(body: record(try app.me(token: String(token.reversed().drop(while: { $0 == " " }).reversed()))))
+            let token = authorization.trimmingSpaces.dropFirst("bearer ".count)
+            return Reply(body: record(try app.me(token: token.trimmingSpaces)))
         }
     }
 

@@ -1,5 +1,6 @@
 internal import CLua
 internal import CLuaShim
+internal import Understudy
 
 /// The `understudy` global: the factories of fresh backends.
 enum UnderstudyModule {

@@ -15,6 +15,7 @@ package enum ScenarioWorker {
     /// Serves until standard input ends.
     public static func serve(configuration: RunConfiguration) {
         WorkerIO.ignoreBrokenPipes()
+        WorkerIO.watchParent()
         let watch = Watch()
         if configuration.limits.timeout > 0 { watch.startWatchdog(timeout: configuration.limits.timeout) }
         var files: [Int: ScenarioFile] = [:]

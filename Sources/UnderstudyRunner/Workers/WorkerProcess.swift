@@ -4,6 +4,7 @@ internal import Glibc
 #elseif canImport(Darwin)
 internal import Darwin
 #endif
+internal import Dispatch
 internal import Synchronization
 
 /// One worker process of `understudy run`, reached over two pipes: forked before the parent starts any thread
@@ -60,8 +61,17 @@ final class WorkerProcess {
             #endif
             posix_spawnattr_init(&attributes)
             defer { posix_spawnattr_destroy(&attributes) }
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            // The signals that end a process reach it: the spawning thread's mask (a runtime thread may block
+            // SIGINT and SIGTERM) is not inherited, and their actions are the defaults.
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
             posix_spawnattr_setpgroup(&attributes, 0)
+            var noSignals = sigset_t()
+            sigemptyset(&noSignals)
+            posix_spawnattr_setsigmask(&attributes, &noSignals)
+            var defaults = sigset_t()
+            sigemptyset(&defaults)
+            for ending in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, ending) }
+            posix_spawnattr_setsigdefault(&attributes, &defaults)
             let argv = ([executable] + arguments).map { strdup($0) }
             defer { argv.forEach { free($0) } }
             // A crashing worker is reported by its signal; the runtime's backtrace would only slow it down.
@@ -114,6 +124,9 @@ final class WorkerProcess {
                 }
                 // A crash is reported by its signal, as a spawned worker's is (SWIFT_BACKTRACE=enable=no there).
                 for crash in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] { _ = signal(crash, SIG_DFL) }
+                // The signals that end it reach it, as a spawned worker's do.
+                for ending in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { _ = signal(ending, SIG_DFL) }
+                WorkerSignals.unblockEndingSignals()
                 ScenarioWorker.serve(configuration: configuration)
                 _exit(0)
             }
@@ -259,8 +272,37 @@ enum WorkerIO {
         }
     }
 
+    /// Ends this worker, and the programs its scenario started (its process group), as soon as its parent is gone:
+    /// a runner that is killed (`kill -TERM`, a cancelled CI job) leaves no worker behind, even one stuck in a
+    /// scenario with no deadline. A thread looks at the parent every 100 ms (Linux and macOS alike; Linux's
+    /// PR_SET_PDEATHSIG fires when the spawning *thread* ends, and the runner's workers outlive the threads that
+    /// spawned them).
+    static func watchParent() {
+        let parent = getppid()
+        DispatchQueue(label: "understudy.parent-watch").async {
+            while true {
+                usleep(100_000)
+                if getppid() != parent {
+                    _ = kill(0, SIGKILL) // the worker leads its own process group
+                    _exit(4)
+                }
+            }
+        }
+    }
+
     /// Writes to a closed pipe fail with EPIPE instead of killing the process.
     static func ignoreBrokenPipes() {
         _ = signal(SIGPIPE, SIG_IGN)
+    }
+}
+
+/// The signals that end a process (SIGINT, SIGTERM, SIGHUP, SIGQUIT), kept deliverable.
+package enum WorkerSignals {
+    /// Unblocks them on the calling thread (and so on the threads it starts later). Call first thing in main.
+    package static func unblockEndingSignals() {
+        var ending = sigset_t()
+        sigemptyset(&ending)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&ending, signal) }
+        _ = pthread_sigmask(SIG_UNBLOCK, &ending, nil)
     }
 }
