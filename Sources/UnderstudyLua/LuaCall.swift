@@ -157,6 +157,76 @@ struct LuaCall {
         }
     }
 
+    /// The declared fields of table argument `name` of `operation`, each checked against its declared type
+    /// (nested tables too, required fields present): misuse names the field (`options.fields_mapping must be a
+    /// table, got string`). Nil when an optional table is absent. Call it after `arguments(of:)`.
+    func fields(of operation: some Operation, _ name: String) throws(LuaMisuse) -> [String: Value]? {
+        let arguments = operation.declaration.arguments
+        guard let position = arguments.firstIndex(where: { $0.name == name }),
+            case .table(_, let fields) = arguments[position].type
+        else { preconditionFailure("\(operation.name) declares no table argument \(name)") }
+        let index = Int32(position + 1)
+        if isNil(index) { return nil }
+        return try tableFields(index, fields, in: name)
+    }
+
+    /// The declared fields of the table at `index`, each checked against its declared type; an absent optional
+    /// field is left out.
+    private func tableFields(_ index: Int32, _ fields: [ArgumentDeclaration], in name: String) throws(LuaMisuse) -> [String: Value] {
+        var values: [String: Value] = [:]
+        for field in fields {
+            let path = "\(name).\(field.name)"
+            guard let value = try self.field(index, named: field.name, value: path) else {
+                if field.optional { continue }
+                throw LuaMisuse("\(path) is required" + (field.summary.isEmpty ? "" : " (\(field.summary))"))
+            }
+            try check(value, as: field.type, path)
+            values[field.name] = value
+        }
+        return values
+    }
+
+    /// Checks a field's value against its declared type.
+    private func check(_ value: Value, as type: ArgumentType, _ path: String) throws(LuaMisuse) {
+        func refuse(_ expected: String) -> LuaMisuse { LuaMisuse("\(path) must be \(expected), got \(value.kindName)") }
+        switch (type, value) {
+        case (.string, .string), (.boolean, .bool), (.number, .int), (.number, .double), (.integer, .int), (.any, _): return
+        case (.oneOf(let choices), .string(let text)):
+            guard choices.contains(text) else {
+                throw LuaMisuse("\(path) must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", ")), got \"\(text)\"")
+            }
+        case (.strings, .array(let items)):
+            guard items.allSatisfy({ $0.stringValue != nil }) else { throw refuse("a list of strings") }
+        case (.strings, .object(let members)) where members.isEmpty: return
+        case (.properties, .object(let members)):
+            for (key, member) in members {
+                switch member {
+                case .string, .int, .double, .bool: continue
+                default: throw LuaMisuse("\(path).\(key) must be a string, number or boolean, got \(member.kindName)")
+                }
+            }
+        case (.properties, .array(let items)) where items.isEmpty: return
+        case (.table(_, let fields), .object(let members)):
+            let known = Set(fields.map(\.name))
+            if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
+                throw LuaMisuse("\(path) has an unknown field '\(unknown)' (known fields: \(fields.map(\.name).joined(separator: ", ")))")
+            }
+            for field in fields {
+                guard let member = members[field.name] else {
+                    if field.optional { continue }
+                    throw LuaMisuse("\(path).\(field.name) is required")
+                }
+                try check(member, as: field.type, "\(path).\(field.name)")
+            }
+        case (.string, _), (.oneOf, _): throw refuse("a string")
+        case (.boolean, _): throw refuse("a boolean")
+        case (.number, _): throw refuse("a number")
+        case (.integer, _): throw refuse("an integer")
+        case (.strings, _): throw refuse("a list of strings")
+        case (.properties, _), (.table, _): throw refuse("a table")
+        }
+    }
+
     private func article(_ type: ArgumentType) -> String {
         switch type {
         case .boolean: return "a boolean"
@@ -427,7 +497,7 @@ protocol LuaPresentable {
 }
 
 /// Estimates of the memory backends hold, counted towards a scenario's `--max-memory`.
-enum BackendMemory {
+package enum BackendMemory {
     /// One backend with its settings, clock, outbox and indexes.
     static let perApp = 4096
     /// One user with its properties and index entries.
@@ -441,8 +511,14 @@ enum BackendMemory {
         return host.app(Int64(us_tointeger(L, us_upvalueindex(2), nil)))
     }
 
-    /// What a backend's users and push registrations are estimated to hold.
+    /// One outbox push (its record; what the deliveries of one firing share is held once).
+    package static let perPush = 128
+    /// What a firing of a scheduled message costs on the instruction budget, and each push it delivers.
+    package static let instructionsPerFiring: Int64 = 10
+    package static let instructionsPerPush: Int64 = 10
+
+    /// What a backend's users, push registrations and outbox pushes are estimated to hold.
     static func footprint(of app: any EmulatedApp) -> Int {
-        app.userCount * perUser + app.registrationCount * perRegistration
+        app.userCount * perUser + app.registrationCount * perRegistration + app.outbox.pushes.count * perPush
     }
 }

@@ -3,10 +3,10 @@ import HTTPTypes
 import Testing
 import Understudy
 import UnderstudyHTTP
+import Yams
 
-/// The operations of docs/openapi.yaml, read from the YAML text: just enough of it to compare with the server.
-/// Paths are the 2-space keys under `paths:`, methods the 4-space keys under a path, the summary the 6-space
-/// `summary:` and the statuses the 8-space keys under the 6-space `responses:`.
+/// The operations of docs/openapi.yaml, read with a YAML parser (Yams): each path item's methods with their
+/// summary, `x-understudy-operation` and documented statuses.
 struct OpenAPIDocument {
     struct Operation {
         var summary: String?
@@ -30,78 +30,27 @@ struct OpenAPIDocument {
         try OpenAPIDocument(text: String(contentsOf: url, encoding: .utf8))
     }
 
-    init(text: String) {
-        var inPaths = false
-        var path: String?
-        var current: String?
-        var inResponses = false
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = String(rawLine)
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let indent = line.prefix { $0 == " " }.count
-            if indent == 0 {
-                inPaths = trimmed == "paths:"
-                path = nil
-                current = nil
-                continue
-            }
-            guard inPaths else { continue }
-            switch indent {
-            case 2:
-                path = Self.key(of: trimmed)
-                current = nil
-            case 4:
-                inResponses = false
-                if let path, let method = Self.key(of: trimmed), Self.methods.contains(method) {
-                    current = "\(method.uppercased()) \(path)"
-                    operations[current!] = Operation()
-                } else {
-                    current = nil
+    init(text: String) throws {
+        guard let document = try Yams.load(yaml: text) as? [String: Any], let paths = document["paths"] as? [String: Any] else {
+            throw DocumentError(message: "docs/openapi.yaml has no paths")
+        }
+        for (path, item) in paths {
+            guard let item = item as? [String: Any] else { continue }
+            for (method, value) in item where Self.methods.contains(method) {
+                guard let fields = value as? [String: Any] else { continue }
+                var operation = Operation()
+                operation.summary = fields["summary"] as? String
+                operation.understudyOperation = fields["x-understudy-operation"] as? String
+                if let responses = fields["responses"] as? [AnyHashable: Any] {
+                    operation.statuses = Set(responses.keys.map { "\($0.base)" })
                 }
-            case 6:
-                guard let current else { continue }
-                inResponses = trimmed == "responses:"
-                if trimmed.hasPrefix("summary:") {
-                    operations[current]?.summary = Self.scalar(trimmed.dropFirst("summary:".count))
-                }
-                if trimmed.hasPrefix("x-understudy-operation:") {
-                    operations[current]?.understudyOperation = Self.scalar(trimmed.dropFirst("x-understudy-operation:".count))
-                }
-            case 8 where inResponses:
-                if let current, let status = Self.key(of: trimmed) { operations[current]?.statuses.insert(status) }
-            default:
-                continue
+                operations["\(method.uppercased()) \(path)"] = operation
             }
         }
     }
 
-    /// The key of a `key: value` or `key:` line, without quotes.
-    static func key(of line: String) -> String? {
-        if line.hasPrefix("\"") {
-            let rest = line.dropFirst()
-            guard let end = rest.firstIndex(of: "\"") else { return nil }
-            return String(rest[..<end])
-        }
-        guard let colon = line.firstIndex(of: ":") else { return nil }
-        return String(line[..<colon])
-    }
-
-    /// A plain or double-quoted scalar (escapes `\"` and `\\` only).
-    static func scalar(_ text: Substring) -> String {
-        let value = text.trimmingCharacters(in: .whitespaces)
-        guard value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 else { return value }
-        var result = ""
-        var escaped = false
-        for character in value.dropFirst().dropLast() {
-            if escaped || character != "\\" {
-                result.append(character)
-                escaped = false
-            } else {
-                escaped = true
-            }
-        }
-        return result
+    struct DocumentError: Error {
+        var message: String
     }
 
     /// `METHOD /path/{}/…`: parameter names left out, so `{appId}` and `{id}` compare equal.
@@ -294,7 +243,7 @@ struct OpenAPIDocumentTests {
     @Test("without the control token, every control operation answers a documented 401")
     func controlTokenStatus() async throws {
         let document = try OpenAPIDocument.load()
-        try await withServer(ServerOptions(port: 0, controlToken: "secret")) { server, client in
+        try await withServer(ServerOptions(port: 0, controlToken: "secret", clockStart: VirtualClock.start)) { server, client in
             // The dashboard's page and files hold no data: they are served without the token.
             for route in server.routeDescriptions where route.area == .control && !route.path.hasPrefix("/_understudy/ui") {
                 guard let operation = document.operation(route.method, route.path) else {

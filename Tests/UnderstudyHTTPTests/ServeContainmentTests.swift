@@ -49,6 +49,15 @@ private final class RawConnection {
         return String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self).split(separator: "\r\n").first.map(String.init) ?? ""
     }
 
+    /// The server's reply head and the start of its body (waits up to two seconds).
+    func replyText() -> String {
+        var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&watched, 1, 2000) > 0 else { return "" }
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        return String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self)
+    }
+
     /// True when the server closes the connection within `milliseconds` without answering.
     func closedByServer(within milliseconds: Int32) -> Bool {
         var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -66,7 +75,7 @@ private func hostileLimits() -> ScenarioLimits {
 struct ServeContainmentTests {
     @Test("idle connections and half-sent heads are closed after the idle timeout; a new client is served meanwhile")
     func idleConnectionsAreClosed() async throws {
-        var options = ServerOptions(port: 0)
+        var options = ServerOptions(port: 0, clockStart: VirtualClock.start)
         options.idleTimeout = 0.5
         try await withLiveServer(options) { _, client in
             let port = try #require(client.port)
@@ -82,7 +91,7 @@ struct ServeContainmentTests {
             #expect(idle.allSatisfy { $0.closedByServer(within: 2000) })
             // The test client's own connection was idle too: a new one is served.
             let fresh = try #require(RawConnection(port: port))
-            fresh.send("GET /_understudy/routes HTTP/1.1\r\nHost: x\r\n\r\n")
+            fresh.send("GET /_understudy/routes HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
             #expect(fresh.statusLine() == "HTTP/1.1 200 OK")
         }
     }
@@ -125,7 +134,7 @@ struct ServeContainmentTests {
         #"local function nest(n) if n == 0 then return end local co = coroutine.create(function() local x <close> = setmetatable({}, { __close = function() nest(n - 1) end }) coroutine.yield() end) coroutine.resume(co) coroutine.close(co) end nest(20000)"#,
     ])
     func hostileChunks(chunk: String) async throws {
-        try await withLiveServer(ServerOptions(port: 0, limits: hostileLimits())) { _, client in
+        try await withLiveServer(ServerOptions(port: 0, limits: hostileLimits(), clockStart: VirtualClock.start)) { _, client in
             let start = ContinuousClock.now
             async let hostile = client.send(.post, "/_understudy/lua", text: chunk)
             try await Task.sleep(for: .milliseconds(20))
@@ -139,10 +148,98 @@ struct ServeContainmentTests {
         }
     }
 
+    @Test("a posted file or chunk cannot change what later ones see: file-level expect, nested library tables")
+    func postedFilesStartPristine() async throws {
+        try await withLiveServer(ServerOptions(port: 0, limits: hostileLimits())) { _, client in
+            let attacks = [
+                #"expect = { equal = function() end }; fail = function() end; scenario("a", function() end)"#,
+                #"understudy.journal.count = function() return 99 end; scenario("a", function() end)"#,
+                #"rawset(_G, "expect", { equal = function() end }); scenario("a", function() end)"#,
+            ]
+            for attack in attacks {
+                _ = try await client.send(.post, "/_understudy/scenarios", text: attack)
+                let honest = try await client.send(.post, "/_understudy/scenarios", text: #"""
+                    scenario("honest", function()
+                      expect.fails(function() expect.equal(1, 2) end)
+                      expect.equal(type(understudy.journal.count()), "number")
+                      expect.truthy(understudy.journal.count() ~= 99)
+                    end)
+                    """#)
+                #expect(honest.json("passed") == 1, "\(attack): \(honest.text)")
+                _ = try await client.send(.post, "/_understudy/lua", text: attack.replacingOccurrences(of: #"; scenario("a", function() end)"#, with: ""))
+                let chunk = try await client.send(.post, "/_understudy/lua", text: "local ok = pcall(expect.equal, 1, 2) return ok, understudy.journal.count() ~= 99")
+                #expect(chunk.text.contains("false") && chunk.text.contains("true"), "\(attack): \(chunk.text)")
+            }
+            // a control session's own globals stay from chunk to chunk
+            _ = try await client.send(.post, "/_understudy/lua", text: "kept = 41")
+            let kept = try await client.send(.post, "/_understudy/lua", text: "return kept + 1")
+            #expect(kept.text.contains("42"), "\(kept.text)")
+        }
+    }
+
+    @Test("the control API answers only its own pages and tools: foreign Origin and rebinding Host are refused")
+    func controlRefusesForeignPages() async throws {
+        try await withLiveServer(ServerOptions(port: 0, limits: hostileLimits())) { _, client in
+            let port = try #require(client.port)
+            func raw(_ head: String, body: String = "") -> String {
+                guard let connection = RawConnection(port: port) else { return "" }
+                connection.send(head + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
+                return connection.replyText()
+            }
+            let chunk = "understudy.app('UNDERSTUDY-APP').settings{ registration = false }"
+            // a page on another site
+            for origin in ["http://evil.example", "http://127.0.0.1.evil.example", "null", "http://localhost:1"] {
+                let reply = raw("POST /_understudy/lua HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: \(origin)\r\nContent-Type: text/plain\r\n", body: chunk)
+                #expect(reply.hasPrefix("HTTP/1.1 403"), "\(origin): \(reply)")
+            }
+            // DNS rebinding: the page's own name, pointed at 127.0.0.1
+            for host in ["evil.example:\(port)", "rebind.attacker.test"] {
+                let reply = raw("GET /_understudy/state HTTP/1.1\r\nHost: \(host)\r\n")
+                #expect(reply.hasPrefix("HTTP/1.1 403"), "\(host): \(reply)")
+                let vendor = raw("GET \(backendless)/users/login HTTP/1.1\r\nHost: \(host)\r\n")
+                #expect(!vendor.hasPrefix("HTTP/1.1 403"), "vendor routes answer any host: \(vendor)")
+            }
+            // its own page, curl and loopback names keep working
+            for host in ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"] {
+                let sameOrigin = raw("GET /_understudy/routes HTTP/1.1\r\nHost: \(host)\r\nOrigin: http://\(host)\r\n")
+                #expect(sameOrigin.hasPrefix("HTTP/1.1 200"), "\(host): \(sameOrigin)")
+            }
+            #expect(raw("GET /_understudy/routes HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n").hasPrefix("HTTP/1.1 200"))
+            // JSON control routes refuse the body types a page may send without asking first
+            for type in ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"] {
+                let reply = raw("POST /_understudy/clock/advance HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: \(type)\r\n", body: #"{"seconds":60}"#)
+                #expect(reply.hasPrefix("HTTP/1.1 415"), "\(type): \(reply)")
+            }
+            let advanced = try await client.send(.post, "/_understudy/clock/advance", json: #"{"seconds":60}"#)
+            #expect(advanced.status == 200, "\(advanced.text)")
+            // the vendor routes answer a web app under test from any origin, preflight included
+            let preflight = raw("OPTIONS \(backendless)/users/register HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://app.example\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type, user-token\r\n")
+            #expect(preflight.hasPrefix("HTTP/1.1 204"), "\(preflight)")
+            #expect(preflight.lowercased().contains("access-control-allow-origin: http://app.example"), "\(preflight)")
+            #expect(preflight.lowercased().contains("access-control-allow-headers: content-type, user-token"), "\(preflight)")
+            let body = #"{"email":"cors@example.com","password":"wonderland"}"#
+            let register = raw("POST \(backendless)/users/register HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://app.example\r\nContent-Type: application/json\r\n", body: body)
+            #expect(register.hasPrefix("HTTP/1.1 200"), "\(register)")
+            #expect(register.lowercased().contains("access-control-allow-origin: http://app.example"), "\(register)")
+        }
+    }
+
+    @Test("the control token is compared as bytes: a differently composed café does not match")
+    func controlTokenIsBytes() async throws {
+        try await withServer(ServerOptions(port: 0, controlToken: "caf\u{E9}")) { _, client in
+            let decomposed = try await client.send(.get, "/_understudy/routes", headers: [ControlRoutes.tokenHeader: "cafe\u{301}"])
+            #expect(decomposed.status == 401)
+            let composed = try await client.send(.get, "/_understudy/routes", headers: [ControlRoutes.tokenHeader: "caf\u{E9}"])
+            #expect(composed.status == 200)
+            let prefix = try await client.send(.get, "/_understudy/routes", headers: [ControlRoutes.tokenHeader: "caf"])
+            #expect(prefix.status == 401)
+        }
+    }
+
     @Test("a control chunk looping in Lua delays another client by at most its deadline")
     func chunkDelaysOthersByItsDeadlineAtMost() async throws {
         let limits = ScenarioLimits(maxInstructions: Int64.max / 2, maxMemory: 64 * 1024 * 1024, timeout: 1)
-        try await withLiveServer(ServerOptions(port: 0, limits: limits)) { _, client in
+        try await withLiveServer(ServerOptions(port: 0, limits: limits, clockStart: VirtualClock.start)) { _, client in
             let start = ContinuousClock.now
             async let hostile = client.send(.post, "/_understudy/lua", text: "while true do end")
             try await Task.sleep(for: .milliseconds(50))

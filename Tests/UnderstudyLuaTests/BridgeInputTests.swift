@@ -31,6 +31,36 @@ struct BridgeInputTests {
          "faults.inject: fault.message is not valid UTF-8"),
     ]
 
+    @Test("a table argument's declared fields are read and checked from the declaration, misuse naming the field")
+    func declaredTableFields() {
+        let cases: [(name: String, call: String, message: String)] = [
+            ("missing", #"local app = understudy.kii(); app.push.send_to_user{ message = "hi" }"#,
+             "push.send_to_user: push.user is required (the userID)"),
+            ("missing message", #"local app = understudy.kii(); app.push.send_to_user{ user = "u" }"#,
+             "push.send_to_user: push.message is required"),
+            ("wrong type", #"local app = understudy.kii(); app.push.send_to_user{ user = "u", message = 7 }"#,
+             "push.send_to_user: push.message must be a string, got number"),
+            ("unknown field", #"local app = understudy.kii(); app.push.send_to_user{ user = "u", message = "m", extra = 1 }"#,
+             "push.send_to_user: the push has an unknown field 'extra' (known fields: user, message)"),
+            ("not UTF-8", #"local app = understudy.kii(); app.push.send_to_user{ user = "u\255", message = "m" }"#,
+             "push.send_to_user: push.user is not valid UTF-8"),
+        ]
+        let source = cases.map { #"scenario("\#($0.name)", function() \#($0.call) end)"# }.joined(separator: "\n")
+        let result = runScenarios(source)
+        for item in cases {
+            let message = result.outcome(item.name)?.message ?? "(no outcome)"
+            #expect(message.contains(item.message), "\(item.name): \(message)")
+        }
+        let ok = runScenarios(#"""
+            scenario("delivered", function()
+              local app = understudy.kii()
+              local user = expect.ok(app.users.register{ username = "bond007", password = "123ABC" })
+              expect.equal(expect.ok(app.push.send_to_user{ user = user.userID, message = "hi" }).delivered, {})
+            end)
+            """#)
+        #expect(ok.outcome("delivered")?.status == .passed, "\(ok.outcome("delivered")?.message ?? "")")
+    }
+
     @Test("an argument that is not valid UTF-8 is refused with a Lua error naming the function and the argument")
     func invalidUTF8IsRefused() {
         let source = Self.refusals.map { #"scenario("\#($0.name)", function() \#($0.call) end)"# }.joined(separator: "\n")

@@ -57,4 +57,15 @@ struct GeneratedDocsTests {
         #expect(stubs.contains("function BackendlessUsers.login(identity_value, password) end"))
         #expect(LuaStubs.render(.kii).contains("---@param method? \"EMAIL\"|\"SMS\"|\"SMS_PIN\""))
     }
+
+    @Test("docs/openapi.yaml gets a path item for every declared route, with its summary and operation")
+    func openAPIPaths() throws {
+        let skeleton = "openapi: 3.1.0\npaths:\n  /{appId}/{apiKey}/users/logout:\n    get:\n      summary: old\n      description: kept\n  /_understudy:\n    get:\n      summary: Index\n"
+        let text = try GeneratedDocs.regenerate(skeleton, file: "docs/openapi.yaml")
+        #expect(text.contains("    get:\n      summary: \"End the session of the user-token header\"\n      x-understudy-operation: users.logout\n      description: kept\n"))
+        #expect(text.contains("  /{appId}/{apiKey}/users/{objectId}:\n    put:\n      tags: [backendless]\n      summary: \"Update the user of the user-token header\"\n      x-understudy-operation: users.update\n"))
+        #expect(text.contains("  /api/oauth2/token:\n    post:"))
+        #expect(text.hasSuffix("  /_understudy:\n    get:\n      summary: Index\n"))
+        #expect(try GeneratedDocs.regenerate(text, file: "docs/openapi.yaml") == text)
+    }
 }

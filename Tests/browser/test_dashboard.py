@@ -238,3 +238,100 @@ def test_the_first_page_of_a_million_users_is_quick(browser, start_server, tmp_p
         expect(block.get_by_role("status")).to_have_text("1–25 of 1,000,000", timeout=5000)
         block.get_by_role("searchbox", name="Search users").fill("user424242@")
         expect(block.get_by_role("table", name="Users")).to_contain_text("user424242@example.com", timeout=15000)
+
+
+def test_settings_with_a_fixed_set_of_values_are_selects(dashboard):
+    card = app_card(dashboard, "UNDERSTUDY-APP")
+    recovery = card.get_by_role("combobox", name="password_recovery")
+    expect(recovery).to_have_value('"link"')
+    recovery.select_option(label="false (off)")
+    expect(card.get_by_role("combobox", name="password_recovery")).to_have_value("false")
+    status, reply = call("GET", "/_understudy/settings?app=UNDERSTUDY-APP")
+    assert status == 200 and reply["apps"][0]["settings"]["password_recovery"] is False, reply
+    card.get_by_role("combobox", name="password_recovery").select_option(label="temporary")
+    expect(card.get_by_role("combobox", name="password_recovery")).to_have_value('"temporary"')
+    expect(card.get_by_role("combobox", name="multiple_logins")).to_have_value('"allow"')
+    shot(dashboard.locator("section#apps"), "settings-selects")
+
+
+def test_deleting_a_user_asks_first(dashboard):
+    call("POST", BACKENDLESS + "/users/register", {"email": "gone@example.com", "password": "pw"})
+    block = users_of(dashboard, "UNDERSTUDY-APP")
+    users = block.get_by_role("table", name="Users")
+    expect(users).to_contain_text("gone@example.com")
+    block.get_by_role("button", name="Delete gone@example.com").click()
+    question = block.get_by_role("group", name="Confirm: delete gone@example.com?")
+    expect(question).to_contain_text("cannot be undone")
+    shot(block, "delete-asks")
+    question.get_by_role("button", name="Cancel: keep gone@example.com").click()
+    expect(users).to_contain_text("gone@example.com")
+    assert call("GET", "/_understudy/users?app=UNDERSTUDY-APP")[1]["total"] == 1
+    block.get_by_role("button", name="Delete gone@example.com").click()
+    block.get_by_role("button", name="Yes, delete gone@example.com").click()
+    expect(users).not_to_contain_text("gone@example.com")
+
+
+def fits(page, select):
+    """Whether the selected option's text fits the select (nothing cut off)."""
+    return page.evaluate("""(select) => {
+        const probe = document.createElement("span");
+        const style = getComputedStyle(select);
+        probe.style.font = style.font;
+        probe.style.whiteSpace = "pre";
+        probe.style.position = "absolute";
+        probe.textContent = select.options[select.selectedIndex].text;
+        document.body.appendChild(probe);
+        const needed = probe.getBoundingClientRect().width;
+        probe.remove();
+        return needed + 28 <= select.getBoundingClientRect().width;  // the padding and the arrow
+    }""", select.element_handle())
+
+
+def test_the_fault_form_cuts_nothing_off_and_the_checkbox_sits_by_its_label(browser, fresh):
+    for width in (1280, 800):
+        for page in open_page(browser, __import__("conftest").BASE, viewport={"width": width, "height": 900}):
+            form = page.get_by_role("form", name="Inject fault")
+            form.get_by_role("combobox", name="App").select_option("UNDERSTUDY-APP")
+            operation = form.get_by_role("combobox", name="Operation")
+            longest = max(operation.locator("option").all_text_contents(), key=len)
+            operation.select_option(longest)
+            code = form.get_by_role("combobox", name="Code")
+            code.select_option("3033")
+            for select in (form.get_by_role("combobox", name="App"), operation, code):
+                assert fits(page, select), (width, select.input_value())
+            expect(form.locator("#fault-code-meaning")).to_contain_text("User already exists")
+            drop = form.get_by_role("checkbox", name="Drop the connection")
+            label = form.locator("label[for=fault-drop]")
+            gap = label.bounding_box()["x"] - (drop.bounding_box()["x"] + drop.bounding_box()["width"])
+            assert 0 <= gap <= 16, (width, gap)
+            shot(form, f"fault-form-{width}")
+
+
+def test_the_actions_column_is_on_screen_at_1280_and_800(browser, fresh):
+    call("POST", KII + "/users", {"loginName": "wide_user_name_for_layout", "password": "secret123",
+                                 "emailAddress": "a.very.long.address.for.the.layout@example.com"},
+         headers={"Authorization": KII_AUTH})
+    call("POST", BACKENDLESS + "/users/register", {"email": "a.very.long.address.for.the.layout@example.com", "password": "pw"})
+    for width in (1280, 800):
+        for page in open_page(browser, __import__("conftest").BASE, viewport={"width": width, "height": 900}):
+            for app in ("UNDERSTUDY-APP", "understudy-kii-app"):
+                block = users_of(page, app)
+                expect(block).to_contain_text("a.very.long.address.for.the.layout@example.com")
+                for button in block.get_by_role("button", name=re.compile("^(Delete|Disable|Confirm)")).all():
+                    box = button.bounding_box()
+                    assert box["x"] >= 0 and box["x"] + box["width"] <= width, (width, app, box)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            shot(page.locator("section#users"), f"users-{width}")
+
+
+def test_a_lua_error_shows_its_traceback(dashboard):
+    box = dashboard.get_by_role("textbox", name="Lua chunk")
+    box.fill("local function inner() error('deep trouble') end\nlocal function outer() inner() end\nouter()")
+    box.press("Control+Enter")
+    expect(dashboard.locator("section#lua").get_by_role("alert")).to_contain_text("deep trouble")
+    traceback = dashboard.get_by_label("Traceback")
+    expect(traceback).to_be_visible()
+    expect(traceback).to_contain_text("inner")
+    expect(traceback).to_contain_text("outer")
+    dashboard.problems.clear()  # the browser logs the 400 LUA_ERROR the page just showed
+    shot(dashboard.locator("section#lua"), "lua-traceback")

@@ -252,6 +252,15 @@ public struct RouteDeclaration: Sendable, Hashable {
         }
     }
 
+    /// The route's full path template: under `/{appId}/{apiKey}` (Backendless) or `/api/apps/{appID}` (Kii; a
+    /// path that starts with `/api/` is taken as it is).
+    public func fullPath(of flavour: Flavour) -> String {
+        switch flavour {
+        case .backendless: return "/{appId}/{apiKey}" + path
+        case .kii: return path.hasPrefix("/api/") ? path : "/api/apps/{appID}" + path
+        }
+    }
+
     /// Where this route carries `argument`.
     public func source(of argument: ArgumentDeclaration) -> HTTPSource {
         sources[argument.name] ?? argument.http
@@ -333,12 +342,13 @@ public struct FaultArguments: Sendable, Hashable {
     public let spreadsFirstTable: Bool
 
     public init(_ declaration: OperationDeclaration, _ values: [Value]) {
-        precondition(
+        // A programming error the tests catch (debug builds stop here); a release build pads or trims rather than trap.
+        assert(
             values.count == declaration.arguments.count,
             "\(declaration.name) declares \(declaration.arguments.count) arguments; its fault check gave \(values.count)"
         )
         names = declaration.arguments.map(\.name)
-        self.values = values
+        self.values = Array((values + Array(repeating: Value.null, count: max(0, names.count - values.count))).prefix(names.count))
         switch declaration.arguments.first?.type {
         case .table?, .properties?: spreadsFirstTable = true
         default: spreadsFirstTable = false

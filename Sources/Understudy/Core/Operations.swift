@@ -43,6 +43,11 @@ public enum BackendlessOperation: String, Operation {
     case getDevice = "devices.get"
     case unregisterDevice = "devices.unregister"
     case publish = "push.publish"
+    // Contract version 3: scheduled and targeted pushes, templates, the email API (HTTP only).
+    case cancelMessage = "push.cancel"
+    case pushTemplates = "push.templates"
+    case pushWithTemplate = "push.with_template"
+    case sendEmail = "email.send"
     // Answered by the HTTP routes alone.
     case appInfo = "app.info"
     case userRoles = "users.roles"
@@ -80,4 +85,16 @@ public enum KiiOperation: String, Operation {
     // Answered by the HTTP routes alone.
     case userStatus = "users.status"
     case mqttEndpoint = "installations.mqtt_endpoint"
+    // Contract version 3: pseudo users and topics.
+    case registerPseudo = "users.register_pseudo"
+    case putIdentity = "users.put_identity"
+    case createTopic = "topics.create"
+    case deleteTopic = "topics.delete"
+    case listTopics = "topics.list"
+    case subscribe = "topics.subscribe"
+    case unsubscribe = "topics.unsubscribe"
+    case isSubscribed = "topics.is_subscribed"
+    case sendToTopic = "topics.send"
+    /// Answered by the HTTP routes alone: whether a topic exists (`HEAD`/`GET {scope}topics/{topicID}`).
+    case topicExists = "topics.exists"
 }

@@ -49,7 +49,8 @@ extension DeviceRegistration: Presentable {
 
 extension KiiUser: Presentable {
     /// `{ userID, loginName?, emailAddress?, phoneNumber?, country?, pendingEmailAddress?, pendingPhoneNumber?,
-    /// token?, emailAddressVerified, phoneNumberVerified, displayName?, locale?, disabled, ...custom fields }`:
+    /// token?, emailAddressVerified, phoneNumberVerified, displayName?, locale?, disabled, hasPassword, ...custom
+    /// fields }`:
     /// absent ones are left out.
     public func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("userID", userID)
@@ -65,6 +66,7 @@ extension KiiUser: Presentable {
         if let displayName { writer.write("displayName", displayName) }
         if let locale { writer.write("locale", locale) }
         writer.write("disabled", disabled)
+        writer.write("hasPassword", hasPassword)
         for field in customFields { writer.write(dynamic: field.name, field.value) }
     }
 }

@@ -31,7 +31,7 @@ public enum GeneratedDocs {
 
     /// The files holding generated sections.
     public static var files: [String] {
-        var files: [String] = []
+        var files: [String] = [OpenAPIPaths.file]
         for section in sections where !files.contains(section.file) { files.append(section.file) }
         return files
     }
@@ -43,6 +43,7 @@ public enum GeneratedDocs {
 
     /// `text` (the content of `file`) with every generated section of that file rewritten.
     public static func regenerate(_ text: String, file: String) throws(MarkerError) -> String {
+        if file == OpenAPIPaths.file { return try OpenAPIPaths.regenerate(text) }
         var text = text
         for section in sections where section.file == file {
             let lua = file.hasSuffix(".lua")

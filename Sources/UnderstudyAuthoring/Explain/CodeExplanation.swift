@@ -2,22 +2,32 @@ public import Understudy
 
 /// What `understudy explain CODE` prints, from the catalogue and the examples.
 public enum CodeExplanation {
+    /// Which version of the contract added the code, for codes after the first.
+    static func contractNote(_ version: Int) -> String {
+        switch version {
+        case 2: return " (contract version 2: lifecycle.md)"
+        case 3...: return " (contract version \(version): v\(version).md)"
+        default: return ""
+        }
+    }
+
     /// The full explanation of one code.
     public static func render(_ entry: ErrorCatalogue.Entry) -> String {
         let name = entry.flavour == .backendless ? "Backendless" : "Kii"
-        var text = "\(name) \(entry.code) — HTTP \(entry.status)\(entry.version > 1 ? " (contract version 2: lifecycle.md)" : "")\n\n"
+        var text = "\(name) \(entry.code) — HTTP \(entry.status)\(Self.contractNote(entry.version))\n\n"
         text += "message:    \(entry.message)\n"
         text += "when:       \(entry.when)\n"
         text += "reach:      \(entry.reach == .lua ? "a real trigger in Lua" : entry.reach.rawValue)\n"
         if !entry.operations.isEmpty { text += "operations: \(entry.operations.joined(separator: ", "))\n" }
         if !entry.settings.isEmpty { text += "settings:   \(entry.settings.joined(separator: ", "))\n" }
-        let orders = ErrorCatalogue.checkOrder(of: entry.flavour)
-        let placed = orders.keys.sorted().filter { orders[$0]!.contains(entry.code) }
+        // The check order is the operations' declarations' (OperationDeclaration.checks).
+        let placed = ErrorCatalogue.declarations(of: entry.flavour).filter { $0.checkNames.contains(entry.code) }
+            .sorted { $0.name < $1.name }
         if !placed.isEmpty {
             text += "\ncheck order (the first check that applies decides the answer):\n"
-            for operation in placed {
-                let steps = orders[operation]!.map { $0 == entry.code ? "[\($0)]" : $0 }
-                text += "  \(operation): \(steps.joined(separator: " → "))\n"
+            for declaration in placed {
+                let steps = declaration.checkNames.map { $0 == entry.code ? "[\($0)]" : $0 }
+                text += "  \(declaration.name): \(steps.joined(separator: " → "))\n"
             }
         }
         guard let example = CodeExample.example(for: entry) else {
@@ -43,7 +53,7 @@ public enum CodeExplanation {
             let width = entries.map(\.code.count).max() ?? 0
             for entry in entries {
                 let padding = String(repeating: " ", count: width - entry.code.count)
-                let notes = (entry.reach == .lua ? "" : " [\(entry.reach.rawValue)]") + (entry.version > 1 ? " [v2]" : "")
+                let notes = (entry.reach == .lua ? "" : " [\(entry.reach.rawValue)]") + (entry.version > 1 ? " [v\(entry.version)]" : "")
                 text += "  \(entry.code)\(padding)  \(entry.status)  \(entry.when)\(notes)\n"
             }
         }

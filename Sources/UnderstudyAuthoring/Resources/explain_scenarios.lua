@@ -82,6 +82,18 @@ expect.ok(app.users.set_status(user.objectId, "DISABLED"))
 --- backendless:5001
 ¤app.devices.unregister("no-such-device"))
 
+--- backendless:5003
+¤app.push.publish{ message = "hi", repeat_every = 60 })
+
+--- backendless:5030
+¤app.push.publish{ message = "hi", publish_at = app.clock.now() })
+
+--- backendless:5040
+¤app.push.cancel("message:no-such-message"))
+
+--- backendless:24002
+¤app.push.with_template("no-such-template"))
+
 --- backendless:5004
 ¤app.devices.register{ token = "a1b2", device_id = "phone-1", os = "IOS", expiration = app.clock.now() })
 
@@ -201,3 +213,27 @@ local user = expect.ok(app.users.register{ username = "bond007", password = "123
 
 --- kii:WRONG_TOKEN
 ¤app.users.me("no-such-token"))
+
+--- kii:UNAUTHORIZED
+local alice = expect.ok(app.users.register{ username = "alice", password = "123ABC" })
+local bob = expect.ok(app.users.register{ username = "bob", password = "123ABC" })
+expect.ok(app.topics.create("diary", alice.userID))
+¤app.topics.subscribe("diary", bob.userID, alice.userID))
+
+--- kii:TOPIC_ALREADY_EXISTS
+expect.ok(app.topics.create("news"))
+¤app.topics.create("news"))
+
+--- kii:TOPIC_NOT_FOUND
+¤app.topics.delete("no-such-topic"))
+
+--- kii:PUSH_SUBSCRIPTION_ALREADY_EXISTS
+local user = expect.ok(app.users.register{ username = "bond007", password = "123ABC" })
+expect.ok(app.topics.create("news"))
+expect.ok(app.topics.subscribe("news", user.userID))
+¤app.topics.subscribe("news", user.userID))
+
+--- kii:PUSH_SUBSCRIPTION_NOT_FOUND
+local user = expect.ok(app.users.register{ username = "bond007", password = "123ABC" })
+expect.ok(app.topics.create("news"))
+¤app.topics.unsubscribe("news", user.userID))

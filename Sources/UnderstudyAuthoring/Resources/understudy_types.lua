@@ -189,7 +189,7 @@ function understudy.journal.clear() end
 ---@class Email
 ---@field to string
 ---@field subject string
----@field kind "confirmation"|"verification"|"password_recovery"|"password_reset"|"password_reset_done"
+---@field kind "confirmation"|"verification"|"password_recovery"|"password_reset"|"password_reset_done"|"custom"
 ---@field code? string
 ---@field link? string
 ---@field password? string
@@ -205,7 +205,15 @@ function understudy.journal.clear() end
 ---@field channel? string Backendless
 ---@field installation_id? string Kii (contract v2)
 ---@field user? string Kii (contract v2)
----@field message string
+---@field message? string absent on a Kii topic push
+---@field headers? table<string, string> Backendless (contract v3): always, {} when none
+---@field messageId? string Backendless (contract v3)
+---@field template? string Backendless (contract v3): a template's push
+---@field title? string Backendless (contract v3): a template's filled title
+---@field subtitle? string Backendless (contract v3): a template's filled subtitle
+---@field topic? string Kii topic push (contract v3)
+---@field data? table<string, string> Kii topic push (contract v3)
+---@field pushMessageID? string Kii topic push (contract v3)
 
 ---@class FaultSpec
 ---@field op string the operation, e.g. "users.register"
@@ -384,9 +392,57 @@ function BackendlessChannels.devices(name) end
 ---@class Publication
 ---@field message string
 ---@field channel? string default "default"
----@field device_ids? string[]
+---@field headers? table<string, string> kept on each outbox push
+---@field broadcast? "ALL"|("IOS"|"ANDROID"|"WP"|"OSX")[] only the channel's devices of these operating systems
+---@field singlecast? string[] only these of the channel's devices
+---@field policy? "PUSH"|"PUBSUB"|"BOTH" default "BOTH"; PUBSUB reaches no device
+---@field publish_at? number deliver when the clock reaches it (later than now, else 5030)
+---@field repeat_every? integer seconds between firings (needs repeat_expires_at)
+---@field repeat_expires_at? number the last firing time (later than the first, else 5003)
+---@field device_ids? string[] these devices, on any channel (the pushes carry no channel)
+
+---@class PublishResult
+---@field messageId string
+---@field status "published"|"scheduled"
+---@field delivered string[] the devices a firing reached during the call, sorted
+
+---@class MessageStatus
+---@field messageId string
+---@field status "scheduled"|"published"|"cancelled"|"failed"|"unknown" (errorMessage is always nil)
+
+---@class PushTemplateDefinition
+---@field name string
+---@field message string
+---@field title? string
+---@field subtitle? string
+---@field headers? table<string, string>
+---@field os? "ALL"|"IOS"|"ANDROID" default "ALL"
+---@field channel? string default "default"
+
+---@class PushTemplate
+---@field name string
+---@field message string
+---@field title? string
+---@field subtitle? string
+---@field headers? table<string, string>
+---@field os "ALL"|"IOS"|"ANDROID"
+---@field channel string
+
+---@class BackendlessPushTemplates
+local BackendlessPushTemplates = {}
+
+---Defines or replaces a template (the console's Push Composer).
+---@param template PushTemplateDefinition
+---@return true
+function BackendlessPushTemplates.define(template) end
+
+---@param os? string "ALL" (or nil) for every template, "IOS"/"ANDROID" for that os's and the ALL ones
+---@return table<string, PushTemplate>
+---@overload fun(os?: string): nil, BackendlessError
+function BackendlessPushTemplates.list(os) end
 
 ---@class BackendlessPush
+---@field templates BackendlessPushTemplates
 local BackendlessPush = {}
 
 ---------------------------------------------------------------------------------------------------------------
@@ -485,9 +541,34 @@ function BackendlessDevices.get(device_id) end
 function BackendlessDevices.unregister(device_id) end
 
 ---@param publication Publication
----@return { delivered: string[] } result
+---@return PublishResult result
 ---@overload fun(publication: Publication): nil, BackendlessError
 function BackendlessPush.publish(publication) end
+
+---(contract v3)
+---@param messageId string
+---@return true
+---@overload fun(messageId: string): nil, BackendlessError
+function BackendlessPush.cancel(messageId) end
+
+---(contract v3)
+---@param os? string "ALL" (or nil) for every template, "IOS"/"ANDROID" for that os's and the ALL ones
+---@return table<string, PushTemplate> templates
+---@overload fun(os?: string): nil, BackendlessError
+function BackendlessPushTemplates.list(os) end
+
+---(contract v3)
+---@param name string
+---@param values? table<string, string|number|boolean> fill each {var}
+---@return PublishResult result
+---@overload fun(name: string, values?: table<string, string|number|boolean>): nil, BackendlessError
+function BackendlessPush.with_template(name, values) end
+
+---(contract v2)
+---@param messageId string
+---@return MessageStatus status
+---@overload fun(messageId: string): nil, BackendlessError
+function BackendlessPush.status(messageId) end
 
 -- END GENERATED backendless-operations
 
@@ -504,6 +585,7 @@ function BackendlessPush.publish(publication) end
 ---@field users KiiUsers
 ---@field installations KiiInstallations (contract v2)
 ---@field push KiiPush (contract v2)
+---@field topics KiiTopics (contract v3)
 ---@field settings KiiSettings
 ---@field clock Clock
 ---@field outbox Outbox
@@ -523,6 +605,7 @@ function BackendlessPush.publish(publication) end
 ---@field displayName? string (contract v2)
 ---@field locale? string (contract v2)
 ---@field disabled boolean (contract v2) set by users.set_disabled
+---@field hasPassword boolean (contract v3) false for a pseudo user until users.put_identity
 ---@field [string] string|number|boolean custom fields set by users.update (contract v2)
 
 ---@class KiiSession
@@ -583,6 +666,32 @@ local KiiInstallations = {}
 ---(contract v2)
 ---@class KiiPush
 local KiiPush = {}
+
+---(contract v3) The identity `users.put_identity` gives a pseudo user.
+---@class KiiIdentity
+---@field username? string
+---@field email? string
+---@field phone? string
+---@field country? string
+---@field password string
+---@field fields? table<string, string|number|boolean> replaces the custom fields (update's merge rule)
+
+---(contract v3)
+---@class KiiTopic
+---@field topicID string
+---@field scope "APP"|"APP_AND_USER"
+---@field owner? string the userID of a user-scope topic
+
+---(contract v3)
+---@class KiiTopicMessage
+---@field data table<string, string> flat strings; at most 4096 bytes as JSON (2048 with IOS among the networks)
+---@field development? boolean reach development installations (default true)
+---@field production? boolean reach production installations (default true)
+---@field networks? ("ANDROID"|"IOS"|"JPUSH"|"MQTT")[] default all four
+
+---(contract v3) Kii's push topics in the app's scope (no owner) or a user's (owner = userID).
+---@class KiiTopics
+local KiiTopics = {}
 
 -- BEGIN GENERATED kii-operations (understudy docs --write makes these from the operations' declarations)
 ---@param registration KiiRegistration
@@ -720,5 +829,70 @@ function KiiInstallations.unregister(installationID) end
 ---@return { delivered: string[] } result
 ---@overload fun(push: { user: string, message: string }): nil, KiiError
 function KiiPush.send_to_user(push) end
+
+---(contract v3)
+---@param fields? table<string, string|number|boolean> displayName, country, locale and custom fields
+---@return KiiUser user
+---@overload fun(fields?: table<string, string|number|boolean>): nil, KiiError
+function KiiUsers.register_pseudo(fields) end
+
+---(contract v3)
+---@param token string
+---@param identity KiiIdentity
+---@return KiiUser user
+---@overload fun(token: string, identity: KiiIdentity): nil, KiiError
+function KiiUsers.put_identity(token, identity) end
+
+---(contract v3)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param owner? string the userID of a user-scope topic
+---@return KiiTopic topic
+---@overload fun(topicID: string, owner?: string): nil, KiiError
+function KiiTopics.create(topicID, owner) end
+
+---(contract v3)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param owner? string the userID of a user-scope topic
+---@return true
+---@overload fun(topicID: string, owner?: string): nil, KiiError
+function KiiTopics.delete(topicID, owner) end
+
+---(contract v3)
+---@param owner? string the userID of a user-scope topic
+---@return string[] topicIDs
+---@overload fun(owner?: string): nil, KiiError
+function KiiTopics.list(owner) end
+
+---(contract v3)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param userID string the subscribing user
+---@param owner? string the userID of a user-scope topic
+---@return true
+---@overload fun(topicID: string, userID: string, owner?: string): nil, KiiError
+function KiiTopics.subscribe(topicID, userID, owner) end
+
+---(contract v3)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param userID string the subscribing user
+---@param owner? string the userID of a user-scope topic
+---@return true
+---@overload fun(topicID: string, userID: string, owner?: string): nil, KiiError
+function KiiTopics.unsubscribe(topicID, userID, owner) end
+
+---(contract v3)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param userID string the subscribing user
+---@param owner? string the userID of a user-scope topic
+---@return boolean subscribed
+---@overload fun(topicID: string, userID: string, owner?: string): nil, KiiError
+function KiiTopics.is_subscribed(topicID, userID, owner) end
+
+---(contract v3)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param message KiiTopicMessage
+---@param owner? string the userID of a user-scope topic
+---@return { pushMessageID: string, delivered: string[] } result
+---@overload fun(topicID: string, message: KiiTopicMessage, owner?: string): nil, KiiError
+function KiiTopics.send(topicID, message, owner) end
 
 -- END GENERATED kii-operations

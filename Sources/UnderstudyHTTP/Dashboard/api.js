@@ -15,10 +15,12 @@ export function setToken(value) {
 
 /** An error the control API answered: `code` is its `error`, `message` names the field. */
 export class ControlError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, details) {
     super(message);
     this.status = status;
     this.code = code;
+    /** The whole reply (a Lua error's `traceback`, `location` and `output`). */
+    this.details = details || {};
   }
 }
 
@@ -45,7 +47,7 @@ export async function control(method, path, { query, body } = {}) {
   if (!response.ok) {
     const code = json && json.error ? json.error : String(response.status);
     if (response.status === 401 && code === "CONTROL_TOKEN_REQUIRED") onTokenNeeded();
-    throw new ControlError(response.status, code, json && json.message ? json.message : text);
+    throw new ControlError(response.status, code, json && json.message ? json.message : text, json);
   }
   return json;
 }

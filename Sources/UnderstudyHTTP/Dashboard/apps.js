@@ -31,6 +31,12 @@ function sdkInit(app) {
   return `Backendless.serverURL = "${server}"; Backendless.initApp("${app.app_id}", "${app.keys.api_key}");`;
 }
 
+/** The settings whose values form a fixed set, with each value's label (the contract's spelling). */
+const fixedChoices = {
+  password_recovery: [["link", "link"], ["temporary", "temporary"], [false, "false (off)"]],
+  multiple_logins: [["allow", "allow"], ["deny", "deny"]],
+};
+
 function settingControl(app, name, value) {
   const id = `setting-${app.app_id}-${name}`;
   const send = async (newValue) => {
@@ -43,7 +49,7 @@ function settingControl(app, name, value) {
     await refreshAll();
   };
   let input;
-  if (typeof value === "boolean") {
+  if (typeof value === "boolean" && !fixedChoices[name]) {
     input = h("input", { id, type: "checkbox", role: "switch", checked: value, "data-key": id,
       onchange: (event) => send(event.target.checked) });
     return h("div", { class: "setting toggle" }, input, h("label", { for: id }, name));
@@ -51,14 +57,13 @@ function settingControl(app, name, value) {
   if (typeof value === "number") {
     input = h("input", { id, type: "number", min: "0", step: "any", value: String(value), "data-key": id,
       onchange: (event) => send(Number(event.target.value)) });
-  } else if (name === "multiple_logins") {
-    const current = String(value);
-    const choices = ["allow", "deny"];
-    if (!choices.includes(current)) choices.push(current);
-    input = h("select", { id, "data-key": id, onchange: (event) => {
-      const chosen = event.target.value;
-      send(/^\d+$/.test(chosen) ? Number(chosen) : chosen);
-    } }, choices.map((choice) => h("option", { value: choice, selected: choice === current }, choice)));
+  } else if (fixedChoices[name]) {
+    // A setting with a fixed set of values: a select whose options carry the JSON value each one sends.
+    const current = JSON.stringify(value);
+    const choices = fixedChoices[name].slice();
+    if (!choices.some(([choice]) => JSON.stringify(choice) === current)) choices.push([value, String(value)]);
+    input = h("select", { id, "data-key": id, onchange: (event) => send(JSON.parse(event.target.value)) },
+      choices.map(([choice, text]) => h("option", { value: JSON.stringify(choice), selected: JSON.stringify(choice) === current }, text)));
   } else if (value !== null && typeof value === "object") {
     input = h("input", { id, type: "text", value: JSON.stringify(value), "data-key": id, class: "mono",
       onchange: (event) => {

@@ -20,18 +20,15 @@ function buildForm(shared) {
   if (!formApp || !apps.some((a) => a.app_id === formApp)) formApp = apps[0] ? apps[0].app_id : null;
   const entry = catalogueOf(shared, formApp);
   if (!entry) return h("p", {}, "The server has no apps.");
-  const field = (id, text, input) => h("div", { class: "field" }, h("label", { for: id }, text), input);
+  const field = (id, text, input, wide) => h("div", { class: wide ? "field wide" : "field" }, h("label", { for: id }, text), input);
   const form = h("form", { class: "card fault-form", "aria-labelledby": "fault-form-heading", onsubmit: submit },
     h("h3", { id: "fault-form-heading" }, "Inject fault"),
     field("fault-app", "App", h("select", { id: "fault-app", name: "app", "data-key": "fault-app",
       onchange: (event) => { formApp = event.target.value; formBuilt = ""; renderForm(shared); } },
-      options(apps.map((a) => [a.app_id, `${a.app_id} (${a.flavour})`]), formApp))),
+      options(apps.map((a) => [a.app_id, `${a.app_id} (${a.flavour})`]), formApp)), true),
     field("fault-op", "Operation", h("select", { id: "fault-op", name: "op", required: true },
-      options(entry.operations.map((op) => [op, op])))),
-    field("fault-code", "Code", h("select", { id: "fault-code", name: "code" },
-      h("option", { value: "" }, "none (delay or drop only)"),
-      options(entry.codes.map((c) => [c.code, `${c.code} (${c.status}): ${c.meaning}`]),
-        entry.flavour === "kii" ? "UNDEFINED_ERROR" : 3033))),
+      options(entry.operations.map((op) => [op, op]))), true),
+    codeField(entry),
     field("fault-message", "Message", h("input", { id: "fault-message", name: "message", type: "text", placeholder: "the catalogue's message" })),
     field("fault-status", "HTTP status", h("input", { id: "fault-status", name: "status", type: "number", min: "100", max: "599" })),
     field("fault-times", "Times", h("input", { id: "fault-times", name: "times", type: "number", min: "0", placeholder: "unlimited" })),
@@ -42,6 +39,23 @@ function buildForm(shared) {
     h("button", { type: "submit" }, "Inject fault"),
     h("p", { id: "fault-error", class: "error", role: "alert" }));
   return form;
+}
+
+/** The code select shows the code and its status, which always fit; what the code means is written in full below
+ *  it (and in each option's title), so nothing is cut off. */
+function codeField(entry) {
+  const meaning = h("p", { id: "fault-code-meaning", class: "hint", "aria-live": "polite" });
+  const describe = (select) => {
+    const chosen = entry.codes.find((c) => String(c.code) === select.value);
+    meaning.textContent = chosen ? chosen.meaning : "The call goes through; only the delay or the drop applies.";
+  };
+  const select = h("select", { id: "fault-code", name: "code", "aria-describedby": "fault-code-meaning",
+    onchange: (event) => describe(event.target) },
+    h("option", { value: "" }, "none (delay or drop only)"),
+    entry.codes.map((c) => h("option", { value: String(c.code), title: c.meaning,
+      selected: String(c.code) === String(entry.flavour === "kii" ? "UNDEFINED_ERROR" : 3033) }, `${c.code} (${c.status})`)));
+  describe(select);
+  return h("div", { class: "field wide" }, h("label", { for: "fault-code" }, "Code"), select, meaning);
 }
 
 async function submit(event) {

@@ -32,7 +32,7 @@ function columns(flavour) {
       id: (user) => user.userID,
       cells: (user) => [
         h("code", {}, user.userID),
-        user.loginName ?? "",
+        user.hasPassword === false ? h("span", { class: "badge" }, "pseudo") : (user.loginName ?? ""),
         address(user.emailAddress, user.emailAddressVerified, user.pendingEmailAddress),
         address(user.phoneNumber, user.phoneNumberVerified, user.pendingPhoneNumber),
         virtualTime(user.created / 1000),
@@ -64,11 +64,29 @@ function address(value, verified, pending) {
 }
 
 function stateOf(appID) {
-  if (!views.has(appID)) views.set(appID, { offset: 0, search: "", shown: "" });
+  if (!views.has(appID)) views.set(appID, { offset: 0, search: "", shown: "", confirming: false });
   return views.get(appID);
 }
 
+/** Actions that cannot be undone: the row asks before doing them. */
+const destructive = new Set(["delete"]);
+
+/** Replaces the row's actions with a question and two buttons; nothing happens until "Yes" is pressed. */
+function askFirst(cell, app, user, action, name) {
+  const view = stateOf(app.app_id);
+  const restore = () => { view.confirming = false; view.shown = ""; refreshAll(); };
+  const yes = h("button", { type: "button", class: "small danger", "aria-label": `Yes, ${label(action).toLowerCase()} ${name}`,
+    onclick: () => act(app, user, action, name) }, `Yes, ${label(action).toLowerCase()}`);
+  replace(cell, h("span", { role: "group", "aria-label": `Confirm: ${label(action).toLowerCase()} ${name}?` },
+    h("span", { class: "confirm-question" }, `${label(action)} ${name}? This cannot be undone. `),
+    yes,
+    h("button", { type: "button", class: "small secondary", "aria-label": `Cancel: keep ${name}`, onclick: restore }, "Cancel")));
+  view.confirming = true;
+  yes.focus();
+}
+
 async function act(app, user, action, name) {
+  stateOf(app.app_id).confirming = false;
   try {
     await control("POST", `/users/${encodeURIComponent(app.app_id)}/${encodeURIComponent(user)}/${action}`);
     announce(`${label(action)}: done for ${name}`);
@@ -91,7 +109,9 @@ function block(app, page, view) {
       layout.cells(user).map((cell) => h("td", {}, cell)),
       h("td", { class: "actions" }, user.actions.filter((a) => page.actions.includes(a)).map((action) =>
         h("button", { type: "button", class: "small", "aria-label": `${label(action)} ${name}`,
-          onclick: () => act(app, layout.id(user), action, name) }, label(action)))));
+          onclick: (event) => destructive.has(action)
+            ? askFirst(event.target.closest("td"), app, layout.id(user), action, name)
+            : act(app, layout.id(user), action, name) }, label(action)))));
   });
   return h("section", { class: "app-users", "aria-label": `Users of ${app.app_id}` },
     h("h3", {}, `${app.app_id} `, h("span", { class: "badge" }, app.flavour === "kii" ? "Kii" : "Backendless")),
@@ -137,6 +157,7 @@ async function refreshOne(app) {
   });
   const signature = JSON.stringify(page);
   if (signature === view.shown) return;
+  if (view.confirming && view.shown !== "") return;
   view.shown = signature;
   const container = containers.get(app.app_id);
   if (container) replace(container, block(app, page, view));

@@ -30,13 +30,9 @@ extension RouteTable where Handler == RouteHandler {
 
 /// Where the flavours' routes live.
 enum VendorRoutes {
-    /// The route's full path template: under `/{appId}/{apiKey}` (Backendless) or `/api/apps/{appID}` (Kii; a
-    /// path that starts with `/api/` is taken as it is).
+    /// The route's full path template (`RouteDeclaration.fullPath(of:)`).
     static func fullPath(_ route: RouteDeclaration, of flavour: Flavour) -> String {
-        switch flavour {
-        case .backendless: return BackendlessRoutes.prefix + route.path
-        case .kii: return route.path.hasPrefix("/api/") ? route.path : KiiRoutes.prefix + route.path
-        }
+        route.fullPath(of: flavour)
     }
 }
 

@@ -69,6 +69,30 @@ public final class UnderstudyServer: Sendable {
     /// Answers one request: find the route, read the body, run the handler under the lock, record the journal.
     func respond(to request: Request) async -> Response {
         let path = request.uri.path
+        let origin = request.headers[RequestOrigin.originHeader]
+        let isControl = path == "/" + ControlRoutes.prefix || path.hasPrefix("/" + ControlRoutes.prefix + "/")
+        if isControl,
+           let refusal = RequestOrigin.controlRefusal(origin: origin, authority: request.head.authority, servedHost: options.host)
+        {
+            return ServerFailures.reply(.control, status: 403, backendlessCode: 0, kiiCode: "FOREIGN_ORIGIN_REFUSED", message: refusal).response
+        }
+        if !isControl, let origin {
+            var response: Response
+            if request.method == .options, request.headers[RequestOrigin.requestMethodHeader] != nil {
+                var reply = Reply(status: 204)
+                reply.headers = RequestOrigin.preflightHeaders(origin: origin, requestedHeaders: request.headers[RequestOrigin.requestHeadersHeader])
+                return reply.response
+            }
+            response = await respondToRoute(request, path: path)
+            for (name, value) in RequestOrigin.corsHeaders(origin: origin) {
+                if let field = HTTPField.Name(name) { response.headers[field] = value }
+            }
+            return response
+        }
+        return await respondToRoute(request, path: path)
+    }
+
+    private func respondToRoute(_ request: Request, path: String) async -> Response {
         let query = request.uri.query ?? ""
         switch routes.match(request.method, path) {
         case .notFound:
@@ -79,9 +103,12 @@ public final class UnderstudyServer: Sendable {
         case .found(let entry, let parameters):
             let area = entry.description.area
             if area == .control, let token = options.controlToken, !ControlRoutes.servesWithoutToken(path),
-                request.headers[ControlRoutes.tokenHeader] != token
+                !RequestOrigin.tokensMatch(request.headers[ControlRoutes.tokenHeader], token)
             {
                 return ServerFailures.controlTokenRequired().response
+            }
+            if area == .control, entry.bodyKind == .json, RequestOrigin.isSimpleNonJSON(request.headers[.contentType]) {
+                return ServerFailures.unsupportedMediaType(.control, got: request.headers[.contentType] ?? "", expected: "application/json").response
             }
             var bytes: [UInt8] = []
             if entry.bodyKind != .none {

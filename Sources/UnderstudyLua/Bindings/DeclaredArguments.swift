@@ -10,7 +10,7 @@ struct DeclaredArguments {
         case bool(Bool)
         case number(Double)
         case properties([Property])
-        /// A table argument: its stack index, whose fields the binding reads.
+        /// A table argument: its stack index (`LuaCall.fields(of:_:)` reads its declared fields).
         case table(Int32)
         case value(Value)
     }

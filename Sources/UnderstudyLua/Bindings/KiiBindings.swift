@@ -28,7 +28,7 @@ enum KiiBindings {
     /// The app table's functions: every operation's binding at its declared Lua path, and the helpers.
     static let functions = BindingTree(
         KiiOperation.self, binding: binding(for:),
-        helpers: [("users.find", find), ("users.count", count), ("users.all", all), ("users.seed", seed)]
+        helpers: [("users.find", find), ("users.count", SharedBindings.usersCount), ("users.all", SharedBindings.usersAll), ("users.seed", seed)]
     )
 
     /// The binding of each operation scenarios can call; nil for those only HTTP reaches.
@@ -56,7 +56,16 @@ enum KiiBindings {
         case .listInstallations: return KiiInstallationBindings.list
         case .unregisterInstallation: return KiiInstallationBindings.unregister
         case .sendToUser: return KiiInstallationBindings.sendToUser
-        case .userStatus, .mqttEndpoint: return nil
+        case .registerPseudo: return KiiPseudoUserBindings.registerPseudo
+        case .putIdentity: return KiiPseudoUserBindings.putIdentity
+        case .createTopic: return KiiTopicBindings.create
+        case .deleteTopic: return KiiTopicBindings.delete
+        case .listTopics: return KiiTopicBindings.list
+        case .subscribe: return KiiTopicBindings.subscribe
+        case .unsubscribe: return KiiTopicBindings.unsubscribe
+        case .isSubscribed: return KiiTopicBindings.isSubscribed
+        case .sendToTopic: return KiiTopicBindings.send
+        case .userStatus, .mqttEndpoint, .topicExists: return nil
         }
     }
 
@@ -165,21 +174,7 @@ enum KiiBindings {
         }
     }
 
-    static let all: us_swift_fn = { L in
-        LuaCall.run(L, "users.all") { call throws(LuaMisuse) in
-            let app = try call.kii()
-            SharedBindings.pushList(call.L, app.allUsers, push)
-            return 1
-        }
-    }
 
-    static let count: us_swift_fn = { L in
-        LuaCall.run(L, "users.count") { call throws(LuaMisuse) in
-            let app = try call.kii()
-            lua_pushinteger(call.L, lua_Integer(app.userCount))
-            return 1
-        }
-    }
 
     static let seed: us_swift_fn = { L in
         LuaCall.run(L, "users.seed") { call throws(LuaMisuse) in

@@ -65,13 +65,10 @@ enum KiiInstallationBindings {
     static let sendToUser: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.sendToUser) { call throws(LuaMisuse) in
             _ = try call.arguments(of: KiiOperation.sendToUser)
+            let push = try call.fields(of: KiiOperation.sendToUser, "push") ?? [:]  // declared: both required strings
             let app = try call.kii()
-            guard let user = try call.field(1, "user", string: "push.user") else {
-                throw LuaMisuse("push.user is required (the userID)")
-            }
-            guard let message = try call.field(1, "message", string: "push.message") else {
-                throw LuaMisuse("push.message is required")
-            }
+            let user = push["user"]?.stringValue ?? ""
+            let message = push["message"]?.stringValue ?? ""
             do throws(KiiError) {
                 let delivered = try app.sendToUser(userID: user, message: message)
                 lua_createtable(call.L, 0, 1)
