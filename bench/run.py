@@ -4,7 +4,8 @@
     python3 bench/run.py            # everything, including the moto peer (installs moto boto3 pytest if missing)
     python3 bench/run.py --no-peer  # skip the peer comparison
 
-It builds a release binary, writes generated scenario files to bench/out/, and measures whole processes:
+It builds the release binary as scripts/package ships it (the Swift runtime linked in; in .build-static), writes
+generated scenario files to bench/out/, and measures whole processes:
 wall time (median of several runs), CPU time and peak resident memory (getrusage of the child).
 """
 import argparse
@@ -139,9 +140,9 @@ def main():
     arguments = parser.parse_args()
 
     os.makedirs(OUT, exist_ok=True)
-    subprocess.run(["swift", "build", "-c", "release", "--product", "understudy"], cwd=ROOT, check=True,
+    subprocess.run(["swift", "build", "-c", "release", "--product", "understudy", "--static-swift-stdlib", "--scratch-path", ".build-static"], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
-    binary = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT,
+    binary = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", ".build-static", "--show-bin-path"], cwd=ROOT,
                                          check=True, stdout=subprocess.PIPE, text=True).stdout.strip(), "understudy")
     reference = write("reference.lua", REFERENCE)
     one = write("one.lua", ONE)

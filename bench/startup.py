@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Start-up of `understudy run` on a one-scenario file: with worker processes (the default) and --in-process.
 
-    python3 bench/startup.py                      # builds the release binary, prints both medians side by side
+    python3 bench/startup.py                      # builds the release binary as scripts/package ships it (the
+                                                  # Swift runtime linked in), prints both medians side by side
     python3 bench/startup.py --binary PATH        # measures that binary instead (no build)
     python3 bench/startup.py --instructions       # also counts instructions with valgrind (callgrind), which
                                                   # a loaded machine does not disturb
@@ -71,9 +72,9 @@ def main():
 
     binary = arguments.binary
     if not binary:
-        subprocess.run(["swift", "build", "-c", "release", "--product", "understudy"], cwd=ROOT, check=True,
+        subprocess.run(["swift", "build", "-c", "release", "--product", "understudy", "--static-swift-stdlib", "--scratch-path", ".build-static"], cwd=ROOT, check=True,
                        stdout=subprocess.DEVNULL)
-        folder = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+        folder = subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", ".build-static", "--show-bin-path"], cwd=ROOT, check=True,
                                 stdout=subprocess.PIPE, text=True).stdout.strip()
         binary = os.path.join(folder, "understudy")
     with tempfile.TemporaryDirectory() as folder:

@@ -32,20 +32,26 @@ static int us_scenario(lua_State *L) {
     lua_pushvalue(L, fn_index);
     lua_rawseti(L, entry, 2);
     if (fn_index == 3) {
-        /* tags: a list of strings */
+        /* The options are read once, here: the entry keeps copies (a list of tags, { skip = ... }), never the
+           table itself, so a metamethod or a later change of a shared options table does nothing. */
         if (lua_getfield(L, 2, "tags") != LUA_TNIL) {
             if (lua_type(L, -1) != LUA_TTABLE)
                 return luaL_error(L, "scenario '%s': options.tags must be a list of strings", lua_tostring(L, 1));
             lua_Integer count = (lua_Integer)lua_rawlen(L, -1);
+            us_charge_steps(L, (lua_Unsigned)count, 1);
+            lua_createtable(L, count > 0 && count < 1024 ? (int)count : 0, 0);
             for (lua_Integer i = 1; i <= count; i++) {
-                if (lua_rawgeti(L, -1, i) != LUA_TSTRING)
+                if (lua_rawgeti(L, -2, i) != LUA_TSTRING)
                     return luaL_error(L, "scenario '%s': options.tags[%d] must be a string", lua_tostring(L, 1),
                                       (int)i);
-                lua_pop(L, 1);
+                lua_rawseti(L, -2, i);
             }
+            lua_remove(L, -2);
         }
         lua_rawseti(L, entry, 3);
-        lua_pushvalue(L, 2);
+        lua_createtable(L, 0, 1);
+        lua_getfield(L, 2, "skip");
+        lua_setfield(L, -2, "skip");
         lua_rawseti(L, entry, 5);
     }
     lua_Debug ar;

@@ -205,11 +205,15 @@ void us_recover(lua_State *L) {
 }
 
 void us_restore_file_globals(lua_State *L) {
+    us_reset_live_globals(L, 0);
+}
+
+void us_reset_live_globals(lua_State *L, int keep_session_globals) {
     us_info *info = us_info_of(L);
     info->relaxed++;
     lua_rawgetp(L, LUA_REGISTRYINDEX, &us_key_runner);
     lua_pushnil(L);
-    lua_pushnil(L);
+    if (keep_session_globals) lua_pushboolean(L, 1); else lua_pushnil(L);
     lua_pushinteger(L, 0);
     if (us_pcall(L, 3, 0) != LUA_OK) lua_pop(L, 1);
     info->relaxed--;

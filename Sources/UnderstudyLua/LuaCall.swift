@@ -427,7 +427,7 @@ protocol LuaPresentable {
 }
 
 /// Estimates of the memory backends hold, counted towards a scenario's `--max-memory`.
-enum BackendMemory {
+package enum BackendMemory {
     /// One backend with its settings, clock, outbox and indexes.
     static let perApp = 4096
     /// One user with its properties and index entries.
@@ -441,8 +441,14 @@ enum BackendMemory {
         return host.app(Int64(us_tointeger(L, us_upvalueindex(2), nil)))
     }
 
-    /// What a backend's users and push registrations are estimated to hold.
+    /// One outbox push (its record; what the deliveries of one firing share is held once).
+    package static let perPush = 128
+    /// What a firing of a scheduled message costs on the instruction budget, and each push it delivers.
+    package static let instructionsPerFiring: Int64 = 10
+    package static let instructionsPerPush: Int64 = 10
+
+    /// What a backend's users, push registrations and outbox pushes are estimated to hold.
     static func footprint(of app: any EmulatedApp) -> Int {
-        app.userCount * perUser + app.registrationCount * perRegistration
+        app.userCount * perUser + app.registrationCount * perRegistration + app.outbox.pushes.count * perPush
     }
 }

@@ -105,7 +105,9 @@ local function path_of(path, k)
   return path .. "[" .. render(k, 3) .. "]"
 end
 
-local function difference(actual, expected, path, depth)
+-- `comparing` holds the pairs of tables being compared further up: meeting one again (a cycle) assumes it
+-- equal, so two equal cyclic tables compare equal, and each pair is walked once.
+local function difference(actual, expected, path, depth, comparing)
   if rawequal(actual, expected) then return nil end
   if type(actual) ~= "table" or type(expected) ~= "table" then
     if actual == expected then return nil end
@@ -114,8 +116,17 @@ local function difference(actual, expected, path, depth)
   actual = error_fields[actual] or actual
   expected = error_fields[expected] or expected
   if depth > 32 then return nil end
+  comparing = comparing or {}
+  local pairs_of_actual = rawget(comparing, actual)
+  if pairs_of_actual == nil then
+    pairs_of_actual = {}
+    rawset(comparing, actual, pairs_of_actual)
+  elseif rawget(pairs_of_actual, expected) then
+    return nil
+  end
+  rawset(pairs_of_actual, expected, true)
   for _, k in next, sorted_keys(expected) do
-    local p, a, e = difference(rawget(actual, k), rawget(expected, k), path_of(path, k), depth + 1)
+    local p, a, e = difference(rawget(actual, k), rawget(expected, k), path_of(path, k), depth + 1, comparing)
     if p then return p, a, e end
   end
   for _, k in next, sorted_keys(actual) do
@@ -374,11 +385,17 @@ local libraries = { "string", "table", "math", "utf8", "os", "coroutine", "expec
 local snapshots
 local function snapshot()
   snapshots = {}
+  local added = {}
+  -- Deep: the tables a library holds (understudy.journal, ...) and their metatables are restored too.
   local function add(t)
-    if type(t) ~= "table" then return end
+    if type(t) ~= "table" or added[t] then return end
+    added[t] = true
     local copy = {}
     for k, v in next, t do copy[k] = v end
-    snapshots[#snapshots + 1] = { t, copy, raw_getmetatable(t) }
+    local mt = raw_getmetatable(t)
+    snapshots[#snapshots + 1] = { t, copy, mt }
+    for _, v in next, copy do add(v) end
+    add(mt)
   end
   for _, name in next, libraries do add(rawget(base, name)) end
   local string_meta = raw_getmetatable("")
@@ -409,7 +426,18 @@ end
 
 local function run(fn, options, seed)
   if fn == nil then
-    -- a live session after its scenarios: globals go back to the file level
+    -- A live session, before each posted file (options == nil): pristine globals and libraries, as for a
+    -- scenario. Before each control chunk (options == true): pristine libraries, and every global that hides a
+    -- library or prelude name (`expect = ...`) goes; the session's own globals stay (a control session's state).
+    if snapshots == nil then snapshot() else restore() end
+    clear_env()
+    local k = next(file_globals)
+    while k ~= nil do
+      local following = next(file_globals, k)
+      if options ~= true or rawget(base, k) ~= nil then rawset(file_globals, k, nil) end
+      k = following
+    end
+    rawset(file_globals, "_G", env)
     env_meta.__index = file_globals
     env_meta.__newindex = file_globals
     return

@@ -9,7 +9,9 @@ struct RunCommand: ParsableCommand {
         abstract: "Run scenario files (every .lua file under the given files and folders).",
         discussion: """
             Exit status: 0 when every scenario passes, 1 when any fails, 2 for a usage error or a file that \
-            does not load.
+            does not load, 5 when no scenario ran (no scenario files, files that declare none, or a --tag or \
+            --filter that selects none), saying why in every format. Editor definition files (---@meta, such as \
+            the types/understudy.lua that understudy init writes) are not scenario files and are not run.
             """
     )
 
@@ -83,8 +85,9 @@ struct RunCommand: ParsableCommand {
     /// Runs the suite; the exit code says how it went.
     private func runSuite() throws -> ExitCode {
         let files: [ScenarioFile]
+        var skippedFiles: [String] = []
         do {
-            files = try ScenarioDiscovery.files(at: paths)
+            files = try ScenarioDiscovery.files(at: paths, skipped: &skippedFiles)
         } catch {
             throw ValidationError(error.description)
         }
@@ -114,14 +117,29 @@ struct RunCommand: ParsableCommand {
             guard streamsPretty else { return }
             console.write(pretty.render(event, previousFile: lastFile.swap(event)))
         }
-        let coverage = extras.codes ? CodeCoverage(result: result) : nil
+        let coverage = extras.codes || extras.codesJSON != nil ? CodeCoverage(result: result) : nil
+        if let path = extras.codesJSON, let coverage {
+            guard let file = FileOutput(path: path) else { throw ValidationError("cannot write to \(path)") }
+            file.write(coverage.json())
+            file.close()
+        }
+        let emptyReason = EmptyRun.reason(
+            of: result, files: files, paths: paths, configuration: configuration, skippedFiles: skippedFiles
+        )
         var report: String?
         switch format {
         case .pretty: report = nil
-        case .tap: report = TAPReporter().render(result) + (coverage?.tapComment() ?? "")
+        case .tap: report = TAPReporter().render(result) + (extras.codes ? coverage?.tapComment() ?? "" : "")
         case .junit: report = JUnitReporter().render(result)
         }
-        if format == .junit, let coverage, let xml = report { report = coverage.addingProperties(toJUnit: xml) }
+        if let emptyReason {
+            switch format {
+            case .pretty: break
+            case .tap: report = TAPReporter().renderEmpty(emptyReason, seed: seed)
+            case .junit: report = JUnitReporter().renderEmpty(emptyReason, seed: seed)
+            }
+        }
+        if format == .junit, extras.codes, let coverage, let xml = report { report = coverage.addingProperties(toJUnit: xml) }
         if let output {
             guard let file = FileOutput(path: output) else { throw ValidationError("cannot write to \(output)") }
             file.write(report ?? (result.events.map { pretty.render($0, previousFile: nil) }.joined() + pretty.summary(result)))
@@ -130,10 +148,14 @@ struct RunCommand: ParsableCommand {
             console.write(report)
         }
         if streamsPretty { console.write(pretty.summary(result)) }
-        if streamsPretty, let coverage { console.write(coverage.renderTable()) }
+        if streamsPretty, extras.codes, let coverage { console.write(coverage.renderTable()) }
+        if let emptyReason {
+            FileOutput.standardError.write("understudy: no scenario ran: \(emptyReason)\n")
+            return ExitCode(EmptyRun.exitStatus)
+        }
         if !result.loadErrors.isEmpty { return ExitCode(2) }
         if result.failed > 0 { return .failure }
-        if let coverage, !extras.meetsMinimum(coverage) { return .failure }
+        if extras.codes, let coverage, !extras.meetsMinimum(coverage) { return .failure }
         return .success
     }
 

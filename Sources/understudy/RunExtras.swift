@@ -11,6 +11,9 @@ struct RunExtras: ParsableArguments {
     @Option(name: .customLong("codes-min"), help: ArgumentHelp("With --codes: fail the run when less than PCT % of the codes reachable in Lua are produced by their real trigger (each flavour).", valueName: "PCT"))
     var codesMin: Double?
 
+    @Option(name: .customLong("codes-json"), help: ArgumentHelp("Write the codes this run produced (real and injected counts) as JSON to FILE, for combining shards with `understudy codes merge`.", valueName: "FILE"))
+    var codesJSON: String?
+
     @Flag(help: "Keep running: re-run the files that change and show only what changed since the last run (Ctrl-C stops).")
     var watch = false
 

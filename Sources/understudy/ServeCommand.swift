@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Dispatch
 import Synchronization
 import Understudy
@@ -38,10 +39,26 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds a connection may go without a complete request part (idle keep-alive, a head or body that stops arriving) before it is closed; 0: never.")
     var idleTimeout: Double = 10
 
+    @Option(help: "Where the apps' virtual clocks start, and restart at each reset: an ISO 8601 time (2030-01-01T00:00:00Z) or seconds since the epoch. Default: the real time of the start (and of each reset).")
+    var clockStart: String?
+
     @OptionGroup(title: "Limits")
     var limits: LuaLimitOptions
 
+    /// bench/http.py's floor: a trivial Hummingbird POST handler on the same server set-up, no emulated app.
+    @Flag(help: ArgumentHelp("Serve a trivial POST handler instead of the apps (bench/http.py's floor).", visibility: .private))
+    var benchTrivial = false
+
+    /// `--clock-start` as seconds since the epoch; nil when not given.
+    static func clockStartSeconds(_ text: String?) throws -> Double? {
+        guard let text else { return nil }
+        if let seconds = Double(text), VirtualClock.accepts(seconds) { return seconds }
+        if let date = try? Date(text, strategy: .iso8601) { return date.timeIntervalSince1970 }
+        throw ValidationError("--clock-start must be an ISO 8601 time such as 2030-01-01T00:00:00Z or seconds since the epoch, got '\(text)'")
+    }
+
     func validate() throws {
+        _ = try Self.clockStartSeconds(clockStart)
         guard (1...65535).contains(port) else { throw ValidationError("--port must be from 1 to 65535, got \(port)") }
         if !(idleTimeout >= 0) || idleTimeout > 1e6 { throw ValidationError("--idle-timeout must be a number of seconds, 0 or more") }
         if (controlToken ?? "").isEmpty, !LoopbackCheck.onlyLoopback(host) {
@@ -74,6 +91,13 @@ struct ServeCommand: ParsableCommand {
     }
 
     func serve() async throws {
+        if benchTrivial {
+            let address = "\(host):\(port)"
+            try await TrivialServer.run(host: host, port: port) {
+                FileOutput.standardOutput.write("understudy serve --bench-trivial: a trivial POST handler on \(address)\n")
+            }
+            return
+        }
         var setup: ScenarioFile?
         if let script {
             guard let file = try? ScenarioDiscovery.files(at: [script]).first else {
@@ -85,7 +109,7 @@ struct ServeCommand: ParsableCommand {
         let options = ServerOptions(
             host: host, port: port, setupScript: setup, seed: seed,
             limits: limits.limits(),
-            controlToken: controlToken, idleTimeout: idleTimeout
+            controlToken: controlToken, idleTimeout: idleTimeout, clockStart: try Self.clockStartSeconds(clockStart)
         )
         let server: UnderstudyServer
         do {

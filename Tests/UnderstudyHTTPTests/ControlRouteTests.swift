@@ -685,7 +685,7 @@ struct ControlRouteTests {
 
     @Test("a chunk that loops forever hits the budget and the server keeps answering")
     func luaBudget() async throws {
-        let options = ServerOptions(port: 0, limits: ScenarioLimits(maxInstructions: 100_000))
+        let options = ServerOptions(port: 0, limits: ScenarioLimits(maxInstructions: 100_000), clockStart: VirtualClock.start)
         try await withServer(options) { _, client in
             let reply = try await client.send(.post, "/_understudy/lua", text: "while true do end")
             #expect(reply.status == 400)
@@ -811,7 +811,7 @@ struct ControlRouteTests {
 
     @Test("with a control token, control requests need the header; the emulated APIs do not")
     func controlToken() async throws {
-        try await withServer(ServerOptions(port: 0, controlToken: "s3cret")) { _, client in
+        try await withServer(ServerOptions(port: 0, controlToken: "s3cret", clockStart: VirtualClock.start)) { _, client in
             let missing = try await client.send(.get, "/_understudy/state")
             #expect(missing.status == 401)
             #expect(missing.json("error") == "CONTROL_TOKEN_REQUIRED")

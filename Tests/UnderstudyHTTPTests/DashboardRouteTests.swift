@@ -13,7 +13,7 @@ struct DashboardRouteTests {
 
     @Test("the page and its scripts are served without the token, under a CSP that forbids inline script")
     func files() async throws {
-        try await withServer(ServerOptions(port: 0, controlToken: "s3cret")) { _, client in
+        try await withServer(ServerOptions(port: 0, controlToken: "s3cret", clockStart: VirtualClock.start)) { _, client in
             let page = try await client.send(.get, "/_understudy/ui/")
             #expect(page.status == 200)
             #expect(page.header("Content-Type") == "text/html; charset=utf-8")

@@ -53,7 +53,7 @@ extension TestClientProtocol {
 
 /// Runs `body` against a fresh server answering in-process (no sockets).
 func withServer(
-    _ options: ServerOptions = ServerOptions(port: 0), setup: String? = nil,
+    _ options: ServerOptions = ServerOptions(port: 0, clockStart: VirtualClock.start), setup: String? = nil,
     _ body: @Sendable (UnderstudyServer, any TestClientProtocol) async throws -> Void
 ) async throws {
     var options = options
@@ -64,7 +64,7 @@ func withServer(
 
 /// Runs `body` against a fresh server listening on a loopback port (for dropped connections and concurrency).
 func withLiveServer(
-    _ options: ServerOptions = ServerOptions(port: 0),
+    _ options: ServerOptions = ServerOptions(port: 0, clockStart: VirtualClock.start),
     _ body: @Sendable (UnderstudyServer, any TestClientProtocol) async throws -> Void
 ) async throws {
     let server = try UnderstudyServer(options: options)

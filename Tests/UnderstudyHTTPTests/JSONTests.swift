@@ -413,3 +413,26 @@ struct JSONRoundTripTests {
         #expect(JSONWriter.string(try JSONParser.parse(text)) == text)
     }
 }
+
+@Suite("JSON writer: escapes")
+struct JSONWriterEscapeTests {
+    @Test("quotes, backslashes, control characters and % are escaped wherever they stand; the rest is copied as is")
+    func escapes() {
+        let cases: [(String, String)] = [
+            ("", #""""#),
+            ("plain", #""plain""#),
+            ("\"", #""\"""#),
+            ("a\\b", #""a\\b""#),
+            ("line\nnext\r\tend", #""line\nnext\r\tend""#),
+            ("100%", #""100\u0025""#),
+            ("%start", #""\u0025start""#),
+            ("\u{01}x\u{1F}", #""\u0001x\u001f""#),
+            ("héllo ✓ 😀", "\"héllo ✓ 😀\""),
+            ("mixed \"é\"%\n", #""mixed \"é\"\u0025\n""#),
+        ]
+        for (text, json) in cases {
+            #expect(JSONWriter.string(.string(text)) == json, "\(text)")
+            #expect(JSONWriter.string(.object([.init(text, .string(text))])) == "{\(json):\(json)}")
+        }
+    }
+}

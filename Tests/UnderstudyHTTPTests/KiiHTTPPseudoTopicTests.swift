@@ -151,7 +151,7 @@ struct KiiHTTPPseudoTopicTests {
             #expect(sent.status == 201)
             let id = try #require(sent.json("pushMessageID")?.stringValue)
             let push = try #require(server.withStage { $0.world.kii(id: DefaultApps.kiiAppID)!.outbox.pushes.last })
-            #expect(push.pushMessageID == id && push.topic == "news" && push.userID == userID)
+            #expect(push.topicMessage?.pushMessageID == id && push.topicMessage?.topic == "news" && push.userID == userID)
             let noNetwork = try await client.send(.post, "\(kii)/topics/news/push/messages", text: #"{"data":{"m":"hi"}}"#, headers: adminSend)
             #expect(noNetwork.status == 400)
             #expect(try await client.send(.delete, subscription, headers: sdkHeaders(token)).status == 204)

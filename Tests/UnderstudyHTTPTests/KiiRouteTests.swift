@@ -692,7 +692,7 @@ struct KiiRouteTests {
 
     @Test("every Kii route is listed under the kii area with a summary")
     func routeListing() async throws {
-        let server = try UnderstudyServer(options: ServerOptions(port: 0))
+        let server = try UnderstudyServer(options: ServerOptions(port: 0, clockStart: VirtualClock.start))
         let routes = server.routeDescriptions.filter { $0.area == .kii }
         #expect(routes.count == 44)  // 24 of versions 1 and 2, 20 topic routes of version 3
         #expect(routes.allSatisfy { !$0.summary.isEmpty && $0.path.hasPrefix("/api/") })

@@ -243,7 +243,7 @@ struct OpenAPIDocumentTests {
     @Test("without the control token, every control operation answers a documented 401")
     func controlTokenStatus() async throws {
         let document = try OpenAPIDocument.load()
-        try await withServer(ServerOptions(port: 0, controlToken: "secret")) { server, client in
+        try await withServer(ServerOptions(port: 0, controlToken: "secret", clockStart: VirtualClock.start)) { server, client in
             // The dashboard's page and files hold no data: they are served without the token.
             for route in server.routeDescriptions where route.area == .control && !route.path.hasPrefix("/_understudy/ui") {
                 guard let operation = document.operation(route.method, route.path) else {

@@ -66,7 +66,7 @@ private func hostileLimits() -> ScenarioLimits {
 struct ServeContainmentTests {
     @Test("idle connections and half-sent heads are closed after the idle timeout; a new client is served meanwhile")
     func idleConnectionsAreClosed() async throws {
-        var options = ServerOptions(port: 0)
+        var options = ServerOptions(port: 0, clockStart: VirtualClock.start)
         options.idleTimeout = 0.5
         try await withLiveServer(options) { _, client in
             let port = try #require(client.port)
@@ -125,7 +125,7 @@ struct ServeContainmentTests {
         #"local function nest(n) if n == 0 then return end local co = coroutine.create(function() local x <close> = setmetatable({}, { __close = function() nest(n - 1) end }) coroutine.yield() end) coroutine.resume(co) coroutine.close(co) end nest(20000)"#,
     ])
     func hostileChunks(chunk: String) async throws {
-        try await withLiveServer(ServerOptions(port: 0, limits: hostileLimits())) { _, client in
+        try await withLiveServer(ServerOptions(port: 0, limits: hostileLimits(), clockStart: VirtualClock.start)) { _, client in
             let start = ContinuousClock.now
             async let hostile = client.send(.post, "/_understudy/lua", text: chunk)
             try await Task.sleep(for: .milliseconds(20))
@@ -139,10 +139,39 @@ struct ServeContainmentTests {
         }
     }
 
+    @Test("a posted file or chunk cannot change what later ones see: file-level expect, nested library tables")
+    func postedFilesStartPristine() async throws {
+        try await withLiveServer(ServerOptions(port: 0, limits: hostileLimits())) { _, client in
+            let attacks = [
+                #"expect = { equal = function() end }; fail = function() end; scenario("a", function() end)"#,
+                #"understudy.journal.count = function() return 99 end; scenario("a", function() end)"#,
+                #"rawset(_G, "expect", { equal = function() end }); scenario("a", function() end)"#,
+            ]
+            for attack in attacks {
+                _ = try await client.send(.post, "/_understudy/scenarios", text: attack)
+                let honest = try await client.send(.post, "/_understudy/scenarios", text: #"""
+                    scenario("honest", function()
+                      expect.fails(function() expect.equal(1, 2) end)
+                      expect.equal(type(understudy.journal.count()), "number")
+                      expect.truthy(understudy.journal.count() ~= 99)
+                    end)
+                    """#)
+                #expect(honest.json("passed") == 1, "\(attack): \(honest.text)")
+                _ = try await client.send(.post, "/_understudy/lua", text: attack.replacingOccurrences(of: #"; scenario("a", function() end)"#, with: ""))
+                let chunk = try await client.send(.post, "/_understudy/lua", text: "local ok = pcall(expect.equal, 1, 2) return ok, understudy.journal.count() ~= 99")
+                #expect(chunk.text.contains("false") && chunk.text.contains("true"), "\(attack): \(chunk.text)")
+            }
+            // a control session's own globals stay from chunk to chunk
+            _ = try await client.send(.post, "/_understudy/lua", text: "kept = 41")
+            let kept = try await client.send(.post, "/_understudy/lua", text: "return kept + 1")
+            #expect(kept.text.contains("42"), "\(kept.text)")
+        }
+    }
+
     @Test("a control chunk looping in Lua delays another client by at most its deadline")
     func chunkDelaysOthersByItsDeadlineAtMost() async throws {
         let limits = ScenarioLimits(maxInstructions: Int64.max / 2, maxMemory: 64 * 1024 * 1024, timeout: 1)
-        try await withLiveServer(ServerOptions(port: 0, limits: limits)) { _, client in
+        try await withLiveServer(ServerOptions(port: 0, limits: limits, clockStart: VirtualClock.start)) { _, client in
             let start = ContinuousClock.now
             async let hostile = client.send(.post, "/_understudy/lua", text: "while true do end")
             try await Task.sleep(for: .milliseconds(50))

@@ -158,6 +158,44 @@ struct ContainmentTests {
         #expect(result.outcome("s")?.status == .passed)
     }
 
+    @Test("a shared options table is read once, when scenario() is called", arguments: [
+        // an __index set later runs no code in the next scenario's start
+        #"setmetatable(SMOKE, { __index = function() rawset(_ENV, "expect", { equal = function() end }) end })"#,
+        // skip set later changes nothing
+        #"SMOKE.skip = "later""#,
+        #"SMOKE.tags[1] = nil; SMOKE.skip = true"#,
+    ])
+    func optionsAreReadOnce(attack: String) {
+        let source = """
+            local SMOKE = { tags = { "smoke" } }
+            scenario("attack", SMOKE, function() \(attack) end)
+            scenario("honest", SMOKE, function() expect.equal(1, 2) end)
+            """
+        let result = runScenarios(source, limits: limits(memory: 64))
+        #expect(result.outcome("honest")?.status == .failed, "\(result.outcome("honest").map { "\($0.status)" } ?? "")")
+        #expect(result.outcome("honest")?.declaration.tags == ["smoke"])
+    }
+
+    @Test("expect.equal compares cyclic tables: equal ones pass, different ones fail")
+    func cyclicTablesCompare() {
+        let source = #"""
+            scenario("c", function()
+              local a, b = {}, {}
+              a.self, b.self = a, b
+              expect.equal(a, b)
+              local x, y = { n = 1 }, { n = 1 }
+              x.next, y.next = { n = 2, back = x }, { n = 2, back = y }
+              x.again, y.again = x.next, y.next
+              expect.equal(x, y)
+              local p, q = { v = 1 }, { v = 2 }
+              p.me, q.me = p, q
+              expect.fails(function() expect.equal(p, q) end)
+            end)
+            """#
+        let result = runScenarios(source, limits: limits(memory: 64))
+        #expect(result.outcome("c")?.status == .passed, "\(result.outcome("c")?.message ?? "")")
+    }
+
     @Test("utf8.codes refuses a continuation byte without its lead (Lua 5.4.4 skipped it)")
     func utf8CodesIsStrict() {
         let source = #"""
@@ -356,5 +394,28 @@ struct ContainmentTests {
             #expect(run.output.contains("3009    real trigger         1         0"), "\(mode): \(run.output)")
             #expect(run.output.contains("3033    injection only       0         1"), "\(mode): \(run.output)")
         }
+    }
+}
+
+@Suite("Scheduled pushes within the limits")
+struct ScheduledPushLimitTests {
+    @Test("a message repeating every second over a long advance stops at the memory cap, or the budget, with the limit's message")
+    func repeatingMessageStops() {
+        let source = """
+            scenario("memory", function()
+              local app = understudy.backendless()
+              for i = 1, 200 do app.devices.register{ token = "t" .. i, device_id = "d" .. i, os = "IOS" } end
+              expect.ok(app.push.publish{ message = "tick", repeat_every = 1, repeat_expires_at = app.clock.now() + 1e9 })
+              app.clock.advance(1e9)
+            end)
+            scenario("budget", function()
+              local app = understudy.backendless()
+              expect.ok(app.push.publish{ message = "tick", repeat_every = 1, repeat_expires_at = app.clock.now() + 1e12 })
+              app.clock.advance(1e12)
+            end)
+            """
+        let result = runScenarios(source, limits: ScenarioLimits(maxInstructions: 5_000_000, maxMemory: 16 * 1024 * 1024, timeout: 20))
+        #expect(result.outcome("memory")?.message?.contains("memory cap exceeded") == true, "\(result.outcome("memory")?.message ?? "passed")")
+        #expect(result.outcome("budget")?.message?.contains("instruction") == true, "\(result.outcome("budget")?.message ?? "passed")")
     }
 }

@@ -15,6 +15,7 @@ struct EditorTypesTests {
         "BackendlessApp": ["backendless"], "BackendlessSettings": ["backendless.settings"],
         "BackendlessUsers": ["backendless.users"], "BackendlessDevices": ["backendless.devices"],
         "BackendlessChannels": ["backendless.channels"], "BackendlessPush": ["backendless.push"],
+        "BackendlessPushTemplates": ["backendless.push.templates"],
         "KiiApp": ["kii"], "KiiSettings": ["kii.settings"], "KiiUsers": ["kii.users"],
         "KiiInstallations": ["kii.installations"], "KiiPush": ["kii.push"], "KiiTopics": ["kii.topics"],
     ]
@@ -23,7 +24,7 @@ struct EditorTypesTests {
     static let recordClasses: Set<String> = [
         "ScenarioOptions", "JournalFilter", "BackendlessError", "KiiError", "Email", "SMS", "Push", "FaultSpec",
         "BackendlessUser", "BackendlessSession", "BackendlessSeed", "DeviceRegistrationRequest", "DeviceRegistration",
-        "Publication", "KiiUser", "KiiSession", "KiiRegistration", "KiiSeed", "InstallationRequest", "Installation",
+        "Publication", "PublishResult", "MessageStatus", "PushTemplateDefinition", "PushTemplate", "KiiUser", "KiiSession", "KiiRegistration", "KiiSeed", "InstallationRequest", "Installation",
         "KiiIdentity", "KiiTopic", "KiiTopicMessage",
     ]
 
@@ -180,6 +181,11 @@ struct EditorTypesTests {
               show("DeviceRegistration", app.devices.get("phone-1"))
               expect.ok(app.push.publish{ message = "hello" })
               show("Push", app.outbox.pushes()[1])
+              app.push.templates.define{ name = "t", message = "m", title = "T", subtitle = "S", headers = { h = "v" } }
+              show("PublishResult", expect.ok(app.push.with_template("t")))
+              show("Push", app.outbox.pushes()[2])
+              show("PushTemplate", expect.ok(app.push.templates.list()).t)
+              show("MessageStatus", expect.ok(app.push.status(app.outbox.pushes()[2].messageId)))
             end)
             scenario("kii records", function()
               local app = understudy.kii{ email_verification = true, phone_verification = true }
@@ -209,7 +215,7 @@ struct EditorTypesTests {
             """)
         #expect(result.failed == 0, "\(result.outcomes.map { $0.message ?? "ok" })")
         let lines = result.outcomes.flatMap { $0.output.split(separator: "\n") }.filter { $0.hasPrefix("record ") }
-        #expect(lines.count == 22, "\(lines)")
+        #expect(lines.count == 26, "\(lines)")
         var seen: [String: Set<String>] = [:]
         for line in lines {
             let parts = line.split(separator: " ", omittingEmptySubsequences: false)

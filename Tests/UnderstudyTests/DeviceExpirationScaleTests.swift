@@ -22,7 +22,7 @@ struct DeviceExpirationScaleTests {
             channelOf[device] = channel
         }
         for step in [1.0, 500, 2_000, 2_500, 5_000, 10_000] {
-            app.clock.set(to: start + step)
+            app.moveClock(to: start + step)
             let now = app.clock.now
             let live = Set(expirations.filter { $0.value.map { $0 > now } ?? true }.keys)
             var listed = Set<String>()

@@ -107,8 +107,11 @@ int us_run_live_chunk(lua_State *L);
 /// collects garbage and grants a fresh budget. Only for live sessions, where the state outlives one run.
 void us_recover(lua_State *L);
 
-/// After a live session ran scenarios: globals set by later chunks go to the file level again.
+/// After a live session ran scenarios, and before a posted file: pristine globals and libraries.
 void us_restore_file_globals(lua_State *L);
+/// Before a live session's chunk or posted file: pristine libraries (deep), and the globals a chunk set that hide
+/// a library or prelude name are gone; with `keep_session_globals` 0 every global goes.
+void us_reset_live_globals(lua_State *L, int keep_session_globals);
 
 /// lua_pcall with Understudy's message handler. On LUA_ERRRUN the value on top is a report table:
 /// { message = string, traceback = string, where = "file:line" or nil, value = the original error value,

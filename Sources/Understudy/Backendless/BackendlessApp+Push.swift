@@ -49,31 +49,9 @@ extension BackendlessApp {
         devices.devices(on: channel, now: clock.now)
     }
 
-    /// Publishes a push notification to the live devices of a channel, or to the listed devices. Returns the
-    /// device ids delivered to, sorted; each delivery lands in the outbox.
+    /// Publishes a push notification now to the live devices of a channel, or to the listed devices (on any
+    /// channel; those pushes carry no channel). Returns the device ids delivered to, sorted.
     public func publish(message: String, channel: String? = nil, deviceIDs: [String]? = nil) throws(BackendlessError) -> [String] {
-        try checkFaults(.publish, [
-            .object([
-                "message": .string(message), "channel": Value(channel),
-                "device_ids": deviceIDs.map { .array($0.map(Value.string)) } ?? .null,
-            ])
-        ])
-        let now = clock.now
-        let delivered: [String]
-        let recordedChannel: String?
-        if let deviceIDs {
-            var live = Set<String>()
-            for id in deviceIDs where devices.registration(of: id, now: now) != nil { live.insert(id) }
-            delivered = live.sorted()
-            recordedChannel = channel
-        } else {
-            let name = channel ?? DeviceRegistry.defaultChannel
-            delivered = devices.devices(on: name, now: now)
-            recordedChannel = name
-        }
-        for id in delivered {
-            outbox.deliver(Outbox.Push(deviceID: id, channel: recordedChannel, message: message, sentAt: now))
-        }
-        return delivered
+        try publish(PushRequest(message: message, channel: channel, deviceIDs: deviceIDs)).delivered
     }
 }

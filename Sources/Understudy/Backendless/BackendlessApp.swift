@@ -6,7 +6,8 @@ public final class BackendlessApp: EmulatedApp {
             if settings.identity != oldValue.identity { rebuildIdentityIndex() }
         }
     }
-    public var clock = VirtualClock()
+    /// The virtual clock. It moves through `moveClock(to:allow:)`, which delivers the scheduled pushes on the way.
+    public internal(set) var clock = VirtualClock()
     public var outbox = Outbox()
     public var faults: FaultInjector
     /// Where confirmation links point (the HTTP server sets its own address).
@@ -27,6 +28,12 @@ public final class BackendlessApp: EmulatedApp {
     var guestCount = 0
     /// Push device registrations and channels.
     public var devices: DeviceRegistry
+    /// Published messages, their status and the firings to come (`BackendlessApp+ScheduledPush.swift`).
+    var schedule = MessageSchedule()
+    /// Push templates by name.
+    var pushTemplates: [String: PushTemplate] = [:]
+    /// Where message ids come from (its own stream, so that publishing does not change other ids).
+    var messageIDs: SeededGenerator
 
     /// A fresh app. `seed` decides every id, token and code it will hand out.
     public init(settings: BackendlessSettings = BackendlessSettings(), seed: UInt64, capacity: Capacity = Capacity()) {
@@ -36,6 +43,7 @@ public final class BackendlessApp: EmulatedApp {
         random = root.derived(1)
         faults = FaultInjector(random: root.derived(2))
         devices = DeviceRegistry(random: root.derived(3), capacity: capacity.maxDevices)
+        messageIDs = root.derived(40)
     }
 
     /// The error an injected fault answers with.

@@ -158,15 +158,70 @@ extension BackendlessOperation {
                     .table(
                         "publication", "Publication",
                         fields: [
-                            .string("channel", optional: true, from: .path("channel"), "default \"default\""),
+                            .string("channel", optional: true, from: .path("channel"), "default \"default\"; an unknown channel is created"),
                             .string("message", from: .bodyField("message")),
-                            ArgumentDeclaration("device_ids", .strings, optional: true, from: .bodyField("pushSinglecast")),
+                            ArgumentDeclaration("headers", .properties, optional: true, from: .bodyField("headers"), "kept on each outbox push"),
+                            ArgumentDeclaration(
+                                "broadcast", .any, optional: true, from: .bodyField("pushBroadcast"),
+                                "\"ALL\" or a list of \"IOS\", \"ANDROID\", \"WP\", \"OSX\" (over HTTP a mask or names)"
+                            ),
+                            ArgumentDeclaration("singlecast", .strings, optional: true, from: .bodyField("pushSinglecast"), "device ids of the channel"),
+                            .oneOf("policy", ["PUSH", "PUBSUB", "BOTH"], optional: true, from: .bodyField("publishPolicy"), "default \"BOTH\""),
+                            ArgumentDeclaration("publish_at", .number, optional: true, from: .bodyField("publishAt"), "seconds on the virtual clock (HTTP: ms)"),
+                            ArgumentDeclaration("repeat_every", .integer, optional: true, from: .bodyField("repeatEvery"), "seconds, a whole number ≥ 1"),
+                            ArgumentDeclaration(
+                                "repeat_expires_at", .number, optional: true, from: .bodyField("repeatExpiresAt"),
+                                "the last firing time (HTTP: ms); required with repeat_every"
+                            ),
+                            ArgumentDeclaration("device_ids", .strings, optional: true, from: .none, "these devices, on any channel"),
                         ],
                         from: .body
                     )
                 ],
-                routes: [.post("/messaging/{channel}", "Publish a push notification to a channel or to devices")],
-                result: .value("{ delivered: string[] }", "result")
+                routes: [
+                    .post(
+                        "/messaging/{channel}",
+                        "Publish a push notification to a channel (delivery options: pushBroadcast, pushSinglecast, publishAt, repeatEvery, repeatExpiresAt)"
+                    )
+                ],
+                checks: [.fault, 5030, 5003], result: .record("PublishResult", "result")
+            )
+        case .cancelMessage:
+            return declare(
+                version: 3, lua: "push.cancel", [.string("messageId", from: .path("messageId"))],
+                routes: [.delete("/messaging/{messageId}", "Cancel a scheduled message")],
+                checks: [.fault, 5040], result: .true
+            )
+        case .pushTemplates:
+            return declare(
+                version: 3, lua: "push.templates.list",
+                [.string("os", optional: true, from: .path("deviceType"), "\"ALL\" (or nil) for every template, \"IOS\"/\"ANDROID\" for that os's and the ALL ones")],
+                routes: [
+                    .get("/messaging/pushtemplates/{deviceType}", "The push templates for a device type (ios, android) and ALL"),
+                    .get("/messaging/pushtemplates", "Every push template, by name", sources: ["os": .none]),
+                ],
+                result: .value("table<string, PushTemplate>", "templates")
+            )
+        case .pushWithTemplate:
+            return declare(
+                version: 3, lua: "push.with_template",
+                [
+                    .string("name", from: .path("templateName")),
+                    .properties("values", optional: true, from: .bodyField("templateValues"), "fill each {var}"),
+                ],
+                routes: [.post("/messaging/push/{templateName}", "Send a push template, its {var}s filled from templateValues")],
+                checks: [.fault, 24002], result: .record("PublishResult", "result")
+            )
+        case .sendEmail:
+            return declare(
+                version: 3, lua: nil,
+                [
+                    .string("subject", from: .bodyField("subject")),
+                    ArgumentDeclaration("bodyparts", .any, optional: true, from: .bodyField("bodyparts"), "{ textmessage?, htmlmessage? }"),
+                    ArgumentDeclaration("to", .strings, from: .bodyField("to"), "the recipients' addresses"),
+                ],
+                routes: [.post("/messaging/email", "Send an email to the listed addresses (lands in the outbox)")],
+                result: .http
             )
         case .appInfo:
             return declare(
@@ -194,9 +249,9 @@ extension BackendlessOperation {
             )
         case .messageStatus:
             return declare(
-                version: 2, lua: nil, [.string("messageId", from: .path("messageId"))],
-                routes: [.get("/messaging/{messageId}", "The status of a published message")], result: .http,
-                answeredByAdapter: true
+                version: 2, lua: "push.status", [.string("messageId", from: .path("messageId"))],
+                routes: [.get("/messaging/{messageId}", "The status of a published message")],
+                result: .record("MessageStatus", "status")
             )
         }
     }

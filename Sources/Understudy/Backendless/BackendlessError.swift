@@ -72,7 +72,7 @@ public struct BackendlessError: Error, Sendable, Hashable {
         case 5011: return "Unable to register device, deviceId cannot be null"
         case 5044: return "Channel name contains invalid character"
         case 8000: return "Invalid value range"
-        default: return "Injected fault \(code)"
+        default: return scheduledPushMessage(for: code) ?? "Injected fault \(code)"
         }
     }
 

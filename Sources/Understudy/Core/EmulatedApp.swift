@@ -10,7 +10,14 @@ public protocol EmulatedApp: AnyObject {
     /// The console settings; changes apply to the next call.
     var settings: Settings { get set }
 
-    var clock: VirtualClock { get set }
+    /// The virtual clock; it moves through `moveClock(to:allow:)`.
+    var clock: VirtualClock { get }
+    /// Sets the clock to `seconds`, doing on the way what comes due (Backendless: scheduled pushes, in time
+    /// order, each at its own firing time). `allow` is asked before each firing with the number of pushes it
+    /// will deliver; when it answers false the clock stays at the last firing done and `ClockMoveStopped` is
+    /// thrown. Answers the new time, or nil (the clock unmoved) for a time the clock cannot show.
+    @discardableResult
+    func moveClock(to seconds: Double, allow: (_ pushes: Int) -> Bool) throws(ClockMoveStopped) -> Double?
     var outbox: Outbox { get set }
     var faults: FaultInjector { get set }
     /// Where the links in emails and text messages point (the HTTP server sets its own address).
@@ -50,7 +57,24 @@ public protocol NamedSettings: Sendable {
 extension BackendlessSettings: NamedSettings {}
 extension KiiSettings: NamedSettings {}
 
+/// A clock move stopped before its end because `allow` refused a firing: the clock shows `time`, the last firing
+/// done (or where it was).
+public struct ClockMoveStopped: Error, Sendable {
+    public var time: Double
+    public init(time: Double) { self.time = time }
+}
+
 extension EmulatedApp {
+    /// Moves the clock with no limit on the work done on the way.
+    @discardableResult
+    public func moveClock(to seconds: Double) -> Double? {
+        do {
+            return try moveClock(to: seconds, allow: { _ in true })
+        } catch {
+            return clock.now
+        }
+    }
+
     /// The flavour of this app.
     public var flavour: Flavour { Operations.flavour }
 
@@ -97,6 +121,12 @@ extension KiiApp {
     public var appID: String { settings.appID }
     public var keys: [(name: String, value: String)] { [("app_key", settings.appKey)] }
     public var restPath: String { "/api/apps/\(settings.appID)" }
+
+    /// Nothing in a Kii app waits for the clock: it just moves.
+    @discardableResult
+    public func moveClock(to seconds: Double, allow: (_ pushes: Int) -> Bool) throws(ClockMoveStopped) -> Double? {
+        clock.set(to: seconds)
+    }
 }
 
 /// How large the emulator lets one backend grow, so a runaway script cannot exhaust the machine.

@@ -68,7 +68,7 @@ public enum ErrorCatalogue {
     /// Every catalogued code of a flavour, in the docs' order.
     public static func entries(of flavour: Flavour) -> [Entry] {
         switch flavour {
-        case .backendless: return BackendlessError.catalogueEntries
+        case .backendless: return BackendlessError.catalogueEntries + BackendlessError.scheduledPushEntries
         case .kii: return KiiError.catalogueEntries
         }
     }

@@ -43,6 +43,11 @@ public enum BackendlessOperation: String, Operation {
     case getDevice = "devices.get"
     case unregisterDevice = "devices.unregister"
     case publish = "push.publish"
+    // Contract version 3: scheduled and targeted pushes, templates, the email API (HTTP only).
+    case cancelMessage = "push.cancel"
+    case pushTemplates = "push.templates"
+    case pushWithTemplate = "push.with_template"
+    case sendEmail = "email.send"
     // Answered by the HTTP routes alone.
     case appInfo = "app.info"
     case userRoles = "users.roles"

@@ -14,6 +14,8 @@ public struct Outbox: Sendable {
             case passwordReset = "password_reset"
             /// Kii: the reset link was opened and a new `password` generated.
             case passwordResetDone = "password_reset_done"
+            /// Backendless: an email the app sent through the email API (`POST messaging/email`).
+            case custom
         }
         public var to: String
         public var subject: String
@@ -22,12 +24,15 @@ public struct Outbox: Sendable {
         public var link: String?
         /// A password the backend generated (password recovery by a temporary password, a completed Kii reset).
         public var password: String?
+        /// A `custom` email's bodies: the text part and the HTML part, as the app sent them.
+        public var body: String?
+        public var html: String?
         /// Seconds on the virtual clock when it was sent.
         public var sentAt: Double
 
         public init(
             to: String, subject: String, kind: Kind, code: String? = nil, link: String? = nil, password: String? = nil,
-            sentAt: Double
+            body: String? = nil, html: String? = nil, sentAt: Double
         ) {
             self.to = to
             self.subject = subject
@@ -35,6 +40,8 @@ public struct Outbox: Sendable {
             self.code = code
             self.link = link
             self.password = password
+            self.body = body
+            self.html = html
             self.sentAt = sentAt
         }
     }
@@ -58,7 +65,6 @@ public struct Outbox: Sendable {
         }
     }
 
-    /// A push notification delivered to one device.
     /// A push notification delivered to one device (Backendless) or one installation (Kii).
     public struct Push: Sendable, Hashable {
         /// Backendless: the device it went to.
@@ -71,14 +77,14 @@ public struct Outbox: Sendable {
         public var userID: String?
         public var message: String
         public var sentAt: Double
-        /// Kii topic pushes (contract v3): the topic, the message's flat `data`, and the id of the message.
-        public var topic: String? = nil
-        public var data: [Property]? = nil
-        public var pushMessageID: String? = nil
+        /// Backendless: what every delivery of one firing shares (headers, message id, template), held once.
+        public var publication: PushPublication?
+        /// Kii: what every delivery of one topic message shares (topic, data, message id), held once (contract v3).
+        public var topicMessage: KiiTopicPush? = nil
 
         public init(
             deviceID: String? = nil, channel: String? = nil, installationID: String? = nil, userID: String? = nil,
-            message: String, sentAt: Double
+            message: String, sentAt: Double, publication: PushPublication? = nil
         ) {
             self.deviceID = deviceID
             self.channel = channel
@@ -86,6 +92,7 @@ public struct Outbox: Sendable {
             self.userID = userID
             self.message = message
             self.sentAt = sentAt
+            self.publication = publication
         }
     }
 

@@ -120,6 +120,8 @@ extension Outbox.Email: OutboxItem {
         writer.write("code", code)
         writer.write("link", link)
         if let password { writer.write("password", password) }
+        if let body { writer.write("body", body) }
+        if let html { writer.write("html", html) }
     }
 }
 
@@ -134,16 +136,17 @@ extension Outbox.SMS: OutboxItem {
 }
 
 extension Outbox.Push: OutboxItem {
-    /// Backendless `{ device_id, channel?, message }`; Kii `{ installation_id, user, message }`, or for a topic
-    /// push `{ installation_id, user, topic, data, pushMessageID }`.
+    /// Backendless `{ device_id, channel?, message, headers, messageId, template?, title?, subtitle? }`; Kii
+    /// `{ installation_id, user, message }`, or for a topic message `{ installation_id, user, topic, data,
+    /// pushMessageID }`.
     public func present<Writer: RecordWriter>(to writer: inout Writer) {
-        if let installationID, let topic {
+        if let installationID, let topicMessage {
             // A Kii topic push (contract v3): `{ installation_id, user, topic, data, pushMessageID }`.
             writer.write("installation_id", installationID)
             writer.write("user", userID)
-            writer.write("topic", topic)
-            writer.write(dynamic: "data", Value(properties: data ?? []))
-            writer.write("pushMessageID", pushMessageID)
+            writer.write("topic", topicMessage.topic)
+            writer.write(dynamic: "data", Value(properties: topicMessage.data))
+            writer.write("pushMessageID", topicMessage.pushMessageID)
             return
         }
         if let installationID {
@@ -154,5 +157,6 @@ extension Outbox.Push: OutboxItem {
             writer.write("channel", channel)
         }
         writer.write("message", message)
+        publication?.present(to: &writer)
     }
 }

@@ -8,16 +8,21 @@ public final class ServedWorld {
     public var journal: RequestJournal
     /// Where the links in emails and text messages point: the server's own address.
     public let linkBase: String
+    /// Where the clock of every app added starts (seconds since the epoch); nil: `VirtualClock.start`.
+    public let clockStart: Double?
 
-    public init(linkBase: String, journalCapacity: Int = 100_000) {
+    public init(linkBase: String, journalCapacity: Int = 100_000, clockStart: Double? = nil) {
         self.linkBase = linkBase
+        self.clockStart = clockStart
         journal = RequestJournal(capacity: journalCapacity)
     }
 
-    /// Adds an app; its links then point at this server. Returns its position in `apps`.
+    /// Adds an app; its links then point at this server, its clock shows `clockStart`. Returns its position in
+    /// `apps`.
     @discardableResult
     public func add(_ app: any EmulatedApp) -> Int {
         app.linkBase = linkBase
+        if let clockStart { app.moveClock(to: clockStart) }
         apps.append(app)
         return apps.count - 1
     }

@@ -142,6 +142,11 @@ public struct DeviceRegistry {
         return true
     }
 
+    /// Creates a channel when its name is valid and it does not exist yet (a publish to an unknown channel).
+    mutating func createChannel(_ name: String) {
+        if members[name] == nil, Self.isValidChannelName(name) { members[name] = [] }
+    }
+
     /// Every channel name, sorted.
     var channelNames: [String] { members.keys.sorted() }
 

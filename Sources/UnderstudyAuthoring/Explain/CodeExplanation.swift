@@ -2,10 +2,19 @@ public import Understudy
 
 /// What `understudy explain CODE` prints, from the catalogue and the examples.
 public enum CodeExplanation {
+    /// Which version of the contract added the code, for codes after the first.
+    static func contractNote(_ version: Int) -> String {
+        switch version {
+        case 2: return " (contract version 2: lifecycle.md)"
+        case 3...: return " (contract version \(version): v\(version).md)"
+        default: return ""
+        }
+    }
+
     /// The full explanation of one code.
     public static func render(_ entry: ErrorCatalogue.Entry) -> String {
         let name = entry.flavour == .backendless ? "Backendless" : "Kii"
-        var text = "\(name) \(entry.code) — HTTP \(entry.status)\(entry.version == 2 ? " (contract version 2: lifecycle.md)" : entry.version > 2 ? " (contract version \(entry.version): v\(entry.version).md)" : "")\n\n"
+        var text = "\(name) \(entry.code) — HTTP \(entry.status)\(Self.contractNote(entry.version))\n\n"
         text += "message:    \(entry.message)\n"
         text += "when:       \(entry.when)\n"
         text += "reach:      \(entry.reach == .lua ? "a real trigger in Lua" : entry.reach.rawValue)\n"

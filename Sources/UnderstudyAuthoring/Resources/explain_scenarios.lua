@@ -82,6 +82,18 @@ expect.ok(app.users.set_status(user.objectId, "DISABLED"))
 --- backendless:5001
 ¤app.devices.unregister("no-such-device"))
 
+--- backendless:5003
+¤app.push.publish{ message = "hi", repeat_every = 60 })
+
+--- backendless:5030
+¤app.push.publish{ message = "hi", publish_at = app.clock.now() })
+
+--- backendless:5040
+¤app.push.cancel("message:no-such-message"))
+
+--- backendless:24002
+¤app.push.with_template("no-such-template"))
+
 --- backendless:5004
 ¤app.devices.register{ token = "a1b2", device_id = "phone-1", os = "IOS", expiration = app.clock.now() })
 

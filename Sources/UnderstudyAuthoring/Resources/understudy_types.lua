@@ -189,7 +189,7 @@ function understudy.journal.clear() end
 ---@class Email
 ---@field to string
 ---@field subject string
----@field kind "confirmation"|"verification"|"password_recovery"|"password_reset"|"password_reset_done"
+---@field kind "confirmation"|"verification"|"password_recovery"|"password_reset"|"password_reset_done"|"custom"
 ---@field code? string
 ---@field link? string
 ---@field password? string
@@ -206,6 +206,11 @@ function understudy.journal.clear() end
 ---@field installation_id? string Kii (contract v2)
 ---@field user? string Kii (contract v2)
 ---@field message? string absent on a Kii topic push
+---@field headers? table<string, string> Backendless (contract v3): always, {} when none
+---@field messageId? string Backendless (contract v3)
+---@field template? string Backendless (contract v3): a template's push
+---@field title? string Backendless (contract v3): a template's filled title
+---@field subtitle? string Backendless (contract v3): a template's filled subtitle
 ---@field topic? string Kii topic push (contract v3)
 ---@field data? table<string, string> Kii topic push (contract v3)
 ---@field pushMessageID? string Kii topic push (contract v3)
@@ -387,9 +392,57 @@ function BackendlessChannels.devices(name) end
 ---@class Publication
 ---@field message string
 ---@field channel? string default "default"
----@field device_ids? string[]
+---@field headers? table<string, string> kept on each outbox push
+---@field broadcast? "ALL"|("IOS"|"ANDROID"|"WP"|"OSX")[] only the channel's devices of these operating systems
+---@field singlecast? string[] only these of the channel's devices
+---@field policy? "PUSH"|"PUBSUB"|"BOTH" default "BOTH"; PUBSUB reaches no device
+---@field publish_at? number deliver when the clock reaches it (later than now, else 5030)
+---@field repeat_every? integer seconds between firings (needs repeat_expires_at)
+---@field repeat_expires_at? number the last firing time (later than the first, else 5003)
+---@field device_ids? string[] these devices, on any channel (the pushes carry no channel)
+
+---@class PublishResult
+---@field messageId string
+---@field status "published"|"scheduled"
+---@field delivered string[] the devices a firing reached during the call, sorted
+
+---@class MessageStatus
+---@field messageId string
+---@field status "scheduled"|"published"|"cancelled"|"failed"|"unknown" (errorMessage is always nil)
+
+---@class PushTemplateDefinition
+---@field name string
+---@field message string
+---@field title? string
+---@field subtitle? string
+---@field headers? table<string, string>
+---@field os? "ALL"|"IOS"|"ANDROID" default "ALL"
+---@field channel? string default "default"
+
+---@class PushTemplate
+---@field name string
+---@field message string
+---@field title? string
+---@field subtitle? string
+---@field headers? table<string, string>
+---@field os "ALL"|"IOS"|"ANDROID"
+---@field channel string
+
+---@class BackendlessPushTemplates
+local BackendlessPushTemplates = {}
+
+---Defines or replaces a template (the console's Push Composer).
+---@param template PushTemplateDefinition
+---@return true
+function BackendlessPushTemplates.define(template) end
+
+---@param os? string "ALL" (or nil) for every template, "IOS"/"ANDROID" for that os's and the ALL ones
+---@return table<string, PushTemplate>
+---@overload fun(os?: string): nil, BackendlessError
+function BackendlessPushTemplates.list(os) end
 
 ---@class BackendlessPush
+---@field templates BackendlessPushTemplates
 local BackendlessPush = {}
 
 ---------------------------------------------------------------------------------------------------------------
@@ -488,9 +541,34 @@ function BackendlessDevices.get(device_id) end
 function BackendlessDevices.unregister(device_id) end
 
 ---@param publication Publication
----@return { delivered: string[] } result
+---@return PublishResult result
 ---@overload fun(publication: Publication): nil, BackendlessError
 function BackendlessPush.publish(publication) end
+
+---(contract v3)
+---@param messageId string
+---@return true
+---@overload fun(messageId: string): nil, BackendlessError
+function BackendlessPush.cancel(messageId) end
+
+---(contract v3)
+---@param os? string "ALL" (or nil) for every template, "IOS"/"ANDROID" for that os's and the ALL ones
+---@return table<string, PushTemplate> templates
+---@overload fun(os?: string): nil, BackendlessError
+function BackendlessPushTemplates.list(os) end
+
+---(contract v3)
+---@param name string
+---@param values? table<string, string|number|boolean> fill each {var}
+---@return PublishResult result
+---@overload fun(name: string, values?: table<string, string|number|boolean>): nil, BackendlessError
+function BackendlessPush.with_template(name, values) end
+
+---(contract v2)
+---@param messageId string
+---@return MessageStatus status
+---@overload fun(messageId: string): nil, BackendlessError
+function BackendlessPush.status(messageId) end
 
 -- END GENERATED backendless-operations
 

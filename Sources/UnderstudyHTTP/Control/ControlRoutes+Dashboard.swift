@@ -20,7 +20,8 @@ extension ControlRoutes {
         (.get, "/users", "A page of one app's users, newest first (?app=, ?search=, ?offset=, ?limit=, ?order=)", users),
         (.post, "/users/{app}/{id}/{action}", "Carry out an action on one user (confirm_email, disable, enable, verify_email, verify_phone)", userAction),
         (.get, "/catalogue", "Per app: the operations and error codes a fault can name, and the user actions offered (?app=)", catalogue),
-        (.get, "/devices", "Device registrations with their channels and expiry (?app=)", devices),
+        (.get, "/devices", "Device registrations with their channels and expiry, scheduled messages and push templates (?app=)", devices),
+        (.post, "/messages/{app}/{messageId}/cancel", "Cancel a scheduled Backendless message (the console's cancel: no fault applies)", cancelMessage),
         (.get, "/journal/tail", "Journal entries after a sequence number, with reply bodies and durations (?after=, ?limit=)", journalTail),
     ]
 
@@ -136,11 +137,23 @@ extension ControlRoutes {
     static let devices = ControlRequest.handler(query: ["app"]) { request throws(ControlRefusal) in
         var devices: [JSON] = []
         var installations: [JSON] = []
+        var messages: [JSON] = []
+        var templates: [JSON] = []
         var topics: [JSON] = []
         for app in try request.selectedApps() {
             let identity = ControlPresentation.identity(app)
             switch app.flavoured {
-            case .backendless(let app): devices += app.allDevices.map { JSONRecordWriter.json($0, leading: identity) }
+            case .backendless(let app):
+                devices += app.allDevices.map { JSONRecordWriter.json($0, leading: identity) }
+                messages += app.scheduledMessages.map { message in
+                    .object(identity + [
+                        .init("messageId", .string(message.messageID)),
+                        .init("channel", message.channel.map(JSON.string) ?? .null),
+                        .init("message", .string(message.message)), .init("next_firing", .number(message.nextFiring)),
+                        .init("repeat_every", message.repeatEvery.map(JSON.number) ?? .null),
+                    ])
+                }
+                templates += app.allPushTemplates.map { JSONRecordWriter.json($0, leading: identity) }
             case .kii(let app):
                 installations += app.allInstallations.map { JSONRecordWriter.json($0, leading: identity) }
                 for (topic, subscribers) in app.allTopics {
@@ -149,7 +162,26 @@ extension ControlRoutes {
                 }
             }
         }
-        return Reply(body: ["devices": .array(devices), "installations": .array(installations), "topics": .array(topics)])
+        return Reply(
+            body: [
+                "devices": .array(devices), "installations": .array(installations), "scheduled_messages": .array(messages),
+                "push_templates": .array(templates), "topics": .array(topics),
+            ]
+        )
+    }
+
+    /// `POST /_understudy/messages/{app}/{messageId}/cancel` → `{"cancelled": true, "messageId"}`: drops a scheduled
+    /// message's remaining firings. 409 `NOT_SCHEDULED` when it has none left (or was never issued).
+    static let cancelMessage = ControlRequest.handler { request throws(ControlRefusal) in
+        let app = try request.app(named: request.exchange.parameters["app"], field: "path segment {app}")
+        let id = request.exchange.parameters["messageId"]
+        guard case .backendless(let backendless) = app.flavoured else {
+            throw ControlRefusal(409, "NOT_SCHEDULED", "'\(app.appID)' is a Kii app: only Backendless apps schedule messages")
+        }
+        guard backendless.cancelFromConsole(id) else {
+            throw ControlRefusal(409, "NOT_SCHEDULED", "'\(id)' is not a scheduled message of '\(app.appID)' (unknown, cancelled, or every firing delivered)")
+        }
+        return Reply(body: ["cancelled": true, "messageId": .string(id)])
     }
 
     // MARK: Journal tail

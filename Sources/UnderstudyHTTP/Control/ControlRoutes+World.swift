@@ -158,7 +158,7 @@ extension ControlRoutes {
         let seconds = try numberField(request, field: "seconds", example: #"{"seconds": 3600}"#)
         let apps = try request.selectedApps()
         for app in apps { try checkClockRange(app.clock.now + seconds, of: app, field: "seconds") }
-        for app in apps { app.clock.advance(by: seconds) }
+        for app in apps { try moveClock(app, to: app.clock.now + seconds, limits: request.stage.options.limits) }
         return clocks(apps)
     }
 
@@ -168,8 +168,38 @@ extension ControlRoutes {
         let now = try numberField(request, field: "now", example: #"{"now": 1893456000}"#)
         let apps = try request.selectedApps()
         for app in apps { try checkClockRange(now, of: app, field: "now") }
-        for app in apps { app.clock.set(to: now) }
+        for app in apps { try moveClock(app, to: now, limits: request.stage.options.limits) }
         return clocks(apps)
+    }
+
+    /// Moves an app's clock, delivering the pushes due on the way, within the server's limits: the outbox's pushes
+    /// must fit `--max-memory` and the firings of one move `--max-instructions` (as a scenario's would). At a limit
+    /// the clock stays at the last firing delivered: 409 `LIMIT_REACHED`.
+    static func moveClock(_ app: any EmulatedApp, to time: Double, limits: ScenarioLimits) throws(ControlRefusal) {
+        let pushLimit = limits.maxMemory / BackendMemory.perPush
+        var pushes = app.outbox.pushes.count
+        var instructions: Int64 = 0
+        var reason = ""
+        do {
+            try app.moveClock(to: time) { count in
+                pushes += count
+                instructions += BackendMemory.instructionsPerFiring + Int64(count) * BackendMemory.instructionsPerPush
+                if pushes > pushLimit {
+                    reason = "the outbox would hold more than \(pushLimit) pushes (--max-memory \(limits.maxMemory / (1024 * 1024)) MiB; clear it with DELETE /_understudy/outbox)"
+                    return false
+                }
+                if instructions > limits.maxInstructions {
+                    reason = "the firings would pass --max-instructions \(limits.maxInstructions)"
+                    return false
+                }
+                return true
+            }
+        } catch {
+            throw ControlRefusal(
+                409, "LIMIT_REACHED",
+                "the clock of '\(app.appID)' stopped at \(error.time) seconds, before \(time): delivering the scheduled pushes due on the way, \(reason)"
+            )
+        }
     }
 
     /// 400 `INVALID_INPUT` when the clock cannot show `time` (`VirtualClock.limit`); checked for every app before

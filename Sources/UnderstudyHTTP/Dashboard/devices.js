@@ -1,12 +1,30 @@
-// Devices: Backendless device registrations with their channels and expiry on the virtual clock, Kii
-// installations, and Kii topics with their subscribers.
+// Devices: Backendless device registrations with their channels and expiry on the virtual clock, scheduled
+// messages (next firing, a cancel action) and push templates, Kii installations, and Kii topics with their
+// subscribers.
 
 import { control } from "./api.js";
-import { h, replace, table, virtualTime } from "./dom.js";
+import { announce, h, replace, table, virtualTime } from "./dom.js";
 
 let shown = "";
+let refreshAll = async () => {};
 
-export function setup() {}
+export function setup(shared, refresh) { refreshAll = refresh; }
+
+async function cancel(message) {
+  try {
+    await control("POST", `/messages/${encodeURIComponent(message.app_id)}/${encodeURIComponent(message.messageId)}/cancel`);
+    announce(`Cancelled ${message.messageId}`);
+  } catch (error) {
+    announce(`Cancelling ${message.messageId} failed: ${error.message}`);
+  }
+  shown = "";
+  await refreshAll();
+}
+
+function every(seconds) {
+  if (seconds === null || seconds === undefined) return "once";
+  return `every ${seconds} s`;
+}
 
 export async function refresh() {
   const reply = await control("GET", "/devices");
@@ -22,6 +40,28 @@ export async function refresh() {
       h("td", {}, Object.keys(device.channels).join(", ")),
       h("td", {}, virtualTime(device.expiration))))),
   ];
+  const messages = reply.scheduled_messages || [];
+  parts.push(table("Scheduled messages", ["App", "Message id", "Channel", "Message", "Next firing", "Repeats", ""],
+    messages.map((message) => h("tr", {},
+      h("td", {}, message.app_id),
+      h("td", { class: "wrap" }, h("code", {}, message.messageId)),
+      h("td", {}, message.channel ?? "(devices)"),
+      h("td", { class: "wrap" }, message.message),
+      h("td", {}, virtualTime(message.next_firing)),
+      h("td", {}, every(message.repeat_every)),
+      h("td", { class: "actions" }, h("button", { type: "button", class: "small",
+        "aria-label": `Cancel ${message.messageId}`, onclick: () => cancel(message) }, "Cancel"))))));
+  const templates = reply.push_templates || [];
+  parts.push(table("Push templates", ["App", "Name", "OS", "Channel", "Message", "Title", "Subtitle", "Headers"],
+    templates.map((template) => h("tr", {},
+      h("td", {}, template.app_id),
+      h("td", {}, h("code", {}, template.name)),
+      h("td", {}, template.os),
+      h("td", {}, template.channel),
+      h("td", { class: "wrap" }, template.message),
+      h("td", {}, template.title ?? ""),
+      h("td", {}, template.subtitle ?? ""),
+      h("td", { class: "wrap" }, Object.entries(template.headers || {}).map(([name, value]) => `${name}: ${value}`).join(", "))))));
   if (Array.isArray(reply.installations)) {
     parts.push(table("Installations", ["App", "Installation id", "User", "Device type", "Token"],
       reply.installations.map((item) => h("tr", {},

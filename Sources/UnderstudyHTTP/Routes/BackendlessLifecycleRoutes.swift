@@ -23,7 +23,6 @@ enum BackendlessLifecycleRoutes {
         table.add(BackendlessOperation.userRoles, userRoles)
         table.add(BackendlessOperation.describeUsers, userClassProperties)
         table.add(BackendlessOperation.verifyPassword, verifyPassword)
-        table.add(BackendlessOperation.messageStatus, messageStatus)
     }
 
     // MARK: Plumbing
@@ -130,21 +129,6 @@ enum BackendlessLifecycleRoutes {
     static let verifyPassword: RouteHandler = { exchange in
         BackendlessRoutes.serve(&exchange, .verifyPassword) { _, _ in
             throw BackendlessError.catalogue(3122)
-        }
-    }
-
-    /// `message:N` as `POST messaging/{channel}` numbers its messages: published once N pushes were delivered.
-    static let messageStatus: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .messageStatus) { app, exchange in
-            try caller(exchange, app)
-            let id = exchange.parameters["messageId"]
-            var status = "unknown"
-            if id.hasPrefix("message:"), let number = Int(id.dropFirst("message:".count)), number >= 0,
-                number <= app.outbox.pushes.count
-            {
-                status = "published"
-            }
-            return Reply(body: ["status": .string(status), "messageId": .string(id), "errorMessage": nil])
         }
     }
 

@@ -22,7 +22,7 @@ enum BackendlessRoutes {
         table.add(BackendlessOperation.registerDevice, registerDevice)
         table.add(BackendlessOperation.getDevice, getDevice)
         table.add(BackendlessOperation.unregisterDevice, unregisterDevice)
-        table.add(BackendlessOperation.publish, publish)
+        BackendlessPushRoutes.register(in: &table)
         BackendlessLifecycleRoutes.register(in: &table)
     }
 
@@ -190,31 +190,6 @@ enum BackendlessRoutes {
         serve(&exchange, .unregisterDevice) { app, exchange in
             try app.unregisterDevice(exchange.parameters["deviceId"])
             return Reply(body: ["result": true])
-        }
-    }
-
-    static let publish: RouteHandler = { exchange in
-        serve(&exchange, .publish) { app, exchange in
-            let body = JSON.object(try object(exchange) ?? [])
-            let message: String
-            switch body["message"] {
-            case .string(let text)?: message = text
-            case nil, .null?:
-                throw Refusal(reply: ServerFailures.wrongBody(.backendless, expected: "an object with a message", got: "none"))
-            case let other?: message = JSONWriter.string(other)
-            }
-            var deviceIDs: [String]?
-            if case .array(let items)? = body["pushSinglecast"] {
-                deviceIDs = items.compactMap(\.stringValue)
-            }
-            let channel = exchange.parameters["channel"]
-            let delivered = try app.publish(message: message, channel: channel, deviceIDs: deviceIDs)
-            return Reply(
-                body: [
-                    "messageId": .string("message:\(app.outbox.pushes.count)"), "status": "published",
-                    "delivered": .array(delivered.map(JSON.string)),
-                ]
-            )
         }
     }
 }

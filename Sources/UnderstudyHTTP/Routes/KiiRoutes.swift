@@ -506,10 +506,3 @@ extension StringProtocol {
         return String(scalars)
     }
 }
-
-/// The text without the spaces and tabs around it (FoundationEssentials has no trimmingCharacters).
-private func trimmedSpaces(_ text: Substring) -> Substring {
-    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-    return text.drop(while: isSpace).reversed().drop(while: isSpace).reversed().isEmpty
-        ? "" : text[(text.firstIndex { !isSpace($0) })!...(text.lastIndex { !isSpace($0) })!]
-}

@@ -39,10 +39,26 @@ public struct Reply: Sendable {
         dropConnection = dropConnection || fault.dropConnection
     }
 
+    /// The body's bytes once `encodeBody()` has run: the journal and the response then share one encoding.
+    private var encoded: [UInt8]?
+
+    /// Encodes the body once, for the journal and the response.
+    mutating func encodeBody() {
+        if encoded == nil { encoded = bodyBytes }
+    }
+
+    /// The body as it is sent: the JSON encoded, or the text body's UTF-8; empty when there is none.
+    private var bodyBytes: [UInt8] {
+        if let encoded { return encoded }
+        if let body { return JSONWriter.encode(body) }
+        if let text { return Array(text.utf8) }
+        return []
+    }
+
     /// The body as text: the JSON as it is sent, or the text body; empty when there is none.
     var bodyText: String {
-        if let body { return String(decoding: JSONWriter.encode(body), as: UTF8.self) }
-        return text ?? ""
+        if encoded == nil, body == nil { return text ?? "" }
+        return String(decoding: bodyBytes, as: UTF8.self)
     }
 
     /// The response Hummingbird writes.
@@ -53,14 +69,7 @@ public struct Reply: Sendable {
             if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
         }
         if dropConnection { fields[ConnectionDropper.marker] = "1" }
-        let bytes: [UInt8]
-        if let body {
-            bytes = JSONWriter.encode(body)
-        } else if let text {
-            bytes = Array(text.utf8)
-        } else {
-            bytes = []
-        }
+        let bytes = bodyBytes
         return Response(
             status: HTTPResponse.Status(code: status), headers: fields,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))

@@ -86,6 +86,9 @@ struct RouteTable<Handler: Sendable>: Sendable {
     }
 
     private(set) var entries: [Entry] = []
+    /// The positions in `entries` of the routes with each number of segments, in `entries`' order: a request
+    /// is compared with those alone, and without copying an entry until one matches.
+    private var bySegmentCount: [Int: [Int]] = [:]
 
     mutating func add(_ description: RouteDescription, body: BodyKind, _ handler: Handler) {
         let segments = description.path.split(separator: "/").map { segment -> Segment in
@@ -100,6 +103,7 @@ struct RouteTable<Handler: Sendable>: Sendable {
                 return false
             }
         }
+        bySegmentCount = Dictionary(grouping: entries.indices) { entries[$0].segments.count }
     }
 
     enum Match {
@@ -110,25 +114,45 @@ struct RouteTable<Handler: Sendable>: Sendable {
     }
 
     func match(_ method: HTTPRequest.Method, _ path: String) -> Match {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        let segments = Self.segments(of: path)
         var allowed: [HTTPRequest.Method] = []
-        for entry in entries where entry.segments.count == segments.count {
-            var parameters = RouteParameters()
-            var matches = true
-            for (segment, actual) in zip(entry.segments, segments) {
-                switch segment {
-                case .constant(let text):
-                    if text != actual { matches = false }
-                case .parameter(let name):
-                    parameters.names.append(Substring(name))
-                    parameters.values.append(actual)
+        // Constants are compared first, so a route that does not match allocates nothing.
+        candidates: for index in bySegmentCount[segments.count] ?? [] {
+            for position in segments.indices {
+                if case .constant(let text) = entries[index].segments[position], text != segments[position] {
+                    continue candidates
                 }
-                if !matches { break }
             }
-            guard matches else { continue }
-            if entry.description.method == method { return .found(entry, parameters) }
-            allowed.append(entry.description.method)
+            guard entries[index].description.method == method else {
+                allowed.append(entries[index].description.method)
+                continue
+            }
+            let entry = entries[index]
+            var parameters = RouteParameters()
+            for (segment, actual) in zip(entry.segments, segments) {
+                guard case .parameter(let name) = segment else { continue }
+                parameters.names.append(Substring(name))
+                parameters.values.append(actual)
+            }
+            return .found(entry, parameters)
         }
         return allowed.isEmpty ? .notFound : .wrongMethod(allowed: allowed)
+    }
+
+    /// The path's non-empty segments between slashes (read byte by byte: a slash is one byte in UTF-8).
+    private static func segments(of path: String) -> [Substring] {
+        var segments: [Substring] = []
+        let utf8 = path.utf8
+        var start = utf8.startIndex
+        var index = start
+        while index < utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "/") {
+                if start < index { segments.append(path[start..<index]) }
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        if start < utf8.endIndex { segments.append(path[start...]) }
+        return segments
     }
 }

@@ -1,3 +1,4 @@
+internal import Foundation
 public import Understudy
 public import UnderstudyLua
 
@@ -19,12 +20,16 @@ public struct ServerOptions: Sendable {
     /// Seconds a connection may stay without a complete request part (an idle keep-alive connection, a request
     /// head or body that stops arriving) before the server closes it; 0: never.
     public var idleTimeout: Double
+    /// Where the apps' clocks start (seconds since the epoch); nil: the real time of the start, and of each reset,
+    /// because a real app computes times (`publishAt`, device expirations) from its own clock.
+    public var clockStart: Double?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, setupScript: ScenarioFile? = nil, seed: UInt64 = 1,
         limits: ScenarioLimits = ScenarioLimits(), controlToken: String? = nil, maxBodyBytes: Int = 1 << 20,
-        journalCapacity: Int = 100_000, idleTimeout: Double = 10
+        journalCapacity: Int = 100_000, idleTimeout: Double = 10, clockStart: Double? = nil
     ) {
+        self.clockStart = clockStart
         self.host = host
         self.port = port
         self.setupScript = setupScript
@@ -77,7 +82,10 @@ public final class Stage {
 
     /// A fresh world with `journal`, its setup script run; the default apps when the script creates none.
     private static func makeWorld(_ options: ServerOptions, journal: RequestJournal) throws(StageError) -> (ServedWorld, LiveSession) {
-        let world = ServedWorld(linkBase: options.linkBase, journalCapacity: options.journalCapacity)
+        let world = ServedWorld(
+            linkBase: options.linkBase, journalCapacity: options.journalCapacity,
+            clockStart: options.clockStart ?? Self.realTime()
+        )
         world.journal = journal
         let session: LiveSession
         do {
@@ -99,6 +107,11 @@ public final class Stage {
             world.add(KiiApp(seed: session.nextAppSeed()))
         }
         return (world, session)
+    }
+
+    /// Seconds since the epoch now, to the millisecond (Backendless dates are milliseconds).
+    static func realTime() -> Double {
+        (Date().timeIntervalSince1970 * 1000).rounded(.down) / 1000
     }
 
     /// Starts again from the state right after start-up: the setup script runs again on fresh apps. The journal

@@ -113,6 +113,7 @@ public final class UnderstudyServer: Sendable {
                 let started = ContinuousClock.now
                 var reply = entry.handler(&exchange)
                 if let failure = stage.session.takePredicateError() { reply = ServerFailures.predicateFailed(area, failure) }
+                reply.encodeBody()
                 if area != .control { Self.record(reply, exchange: exchange, stage: stage, since: started) }
                 return reply
             }

@@ -31,6 +31,7 @@ enum BackendlessBindings {
         helpers: [
             ("users.find", find), ("users.count", SharedBindings.usersCount), ("users.all", SharedBindings.usersAll), ("users.seed", seed),
             ("channels.list", listChannels), ("channels.devices", channelDevices),
+            ("push.templates.define", BackendlessPushBindings.defineTemplate),
         ]
     )
 
@@ -53,8 +54,12 @@ enum BackendlessBindings {
         case .registerDevice: return registerDevice
         case .getDevice: return getDevice
         case .unregisterDevice: return unregisterDevice
-        case .publish: return publish
-        case .isValidToken, .appInfo, .userRoles, .describeUsers, .verifyPassword, .messageStatus: return nil
+        case .publish: return BackendlessPushBindings.publish
+        case .messageStatus: return BackendlessPushBindings.status
+        case .cancelMessage: return BackendlessPushBindings.cancel
+        case .pushTemplates: return BackendlessPushBindings.listTemplates
+        case .pushWithTemplate: return BackendlessPushBindings.withTemplate
+        case .isValidToken, .appInfo, .userRoles, .describeUsers, .verifyPassword, .sendEmail: return nil
         }
     }
 
@@ -209,27 +214,6 @@ enum BackendlessBindings {
             let name = try call.string(1, "channel")
             LuaValues.push(call.L, strings: app.devices(onChannel: name))
             return 1
-        }
-    }
-
-    static let publish: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.publish) { call throws(LuaMisuse) in
-            _ = try call.arguments(of: BackendlessOperation.publish)
-            let app = try call.backendless()
-            guard let message = try call.field(1, "message", string: "publication.message") else {
-                throw LuaMisuse("publication.message is required (a string)")
-            }
-            let channel = try call.field(1, "channel", string: "publication.channel")
-            let deviceIDs = try call.field(1, "device_ids", strings: "publication.device_ids")
-            do throws(BackendlessError) {
-                let delivered = try app.publish(message: message, channel: channel, deviceIDs: deviceIDs)
-                lua_createtable(call.L, 0, 1)
-                LuaValues.push(call.L, strings: delivered)
-                LuaValues.setField(call.L, lua_gettop(call.L) - 1, "delivered")
-                return 1
-            } catch {
-                return call.fail(error)
-            }
         }
     }
 }

@@ -117,7 +117,9 @@ enum SharedBindings {
         LuaCall.run(L, "clock.advance") { call throws(LuaMisuse) in
             let app = try call.app()
             let seconds = try call.number(1, "seconds")
-            guard let now = app.clock.advance(by: seconds) else { throw LuaMisuse(outOfRange("seconds", seconds, from: app.clock.now)) }
+            guard let now = try moveClock(call, app, to: app.clock.now + seconds) else {
+                throw LuaMisuse(outOfRange("seconds", seconds, from: app.clock.now))
+            }
             LuaValues.push(call.L, number: now)
             return 1
         }
@@ -127,9 +129,30 @@ enum SharedBindings {
         LuaCall.run(L, "clock.set") { call throws(LuaMisuse) in
             let app = try call.app()
             let seconds = try call.number(1, "seconds")
-            guard let now = app.clock.set(to: seconds) else { throw LuaMisuse(outOfRange("seconds", seconds, from: nil)) }
+            guard let now = try moveClock(call, app, to: seconds) else { throw LuaMisuse(outOfRange("seconds", seconds, from: nil)) }
             LuaValues.push(call.L, number: now)
             return 1
+        }
+    }
+
+    /// Moves a backend's clock, delivering what comes due on the way. Each firing is charged before it is made:
+    /// instructions against the budget, and the pushes the move has added so far against the memory cap (they
+    /// are counted in the backend's footprint when the call returns), so that a repeating message cannot turn one
+    /// move into unbounded work or memory: at a limit the move stops and the limit's failure is raised.
+    static func moveClock(_ call: LuaCall, _ app: any EmulatedApp, to target: Double) throws(LuaMisuse) -> Double? {
+        var pushes: Int64 = 0
+        do {
+            return try app.moveClock(to: target) { count in
+                pushes += Int64(count)
+                guard us_charge(call.L, BackendMemory.instructionsPerFiring + Int64(count) * BackendMemory.instructionsPerPush) != 0
+                else { return false }
+                let bytes = pushes * Int64(BackendMemory.perPush)
+                let fits = us_charge_memory(call.L, bytes) != 0
+                us_charge_memory(call.L, -bytes)
+                return fits
+            }
+        } catch {
+            throw LuaMisuse("a limit was reached while delivering the pushes due by \(error.time)")
         }
     }
 

@@ -69,6 +69,7 @@ public final class LiveSession {
         let L = state.L
         let base = lua_gettop(L)
         us_reset_budget(L, limits.maxInstructions)
+        us_reset_live_globals(L, 1) // pristine libraries and prelude names; the session's own globals stay
         state.host.currentL = nil
         defer {
             lua_settop(L, base)
@@ -109,6 +110,7 @@ public final class LiveSession {
         let base = lua_gettop(L)
         defer { lua_settop(L, base) }
         us_reset_budget(L, limits.maxInstructions)
+        us_restore_file_globals(L) // each posted file starts with pristine globals and libraries
         us_clear_scenarios(L)
         let chunkName = "@" + file.path
         us_set_scenario_chunk(L, chunkName)

@@ -145,3 +145,60 @@ public struct CodeCoverage: Sendable {
         return right ? fill + text : text + fill
     }
 }
+
+extension CodeCoverage {
+    /// The tally as JSON (`understudy run --codes-json FILE`), for combining the shards of a suite with
+    /// `understudy codes merge`: `{"understudy_codes": 1, "codes": [{"flavour", "code", "real", "injected"}, ...]}`,
+    /// every catalogued code listed, in the catalogue's order.
+    public func json() -> String {
+        var lines: [String] = []
+        for row in rows {
+            lines.append(
+                "    {\"flavour\": \"\(row.flavour.rawValue)\", \"code\": \"\(TextEscaping.jsonInner(row.code))\", "
+                    + "\"real\": \(row.real), \"injected\": \(row.injected)}"
+            )
+        }
+        return "{\n  \"understudy_codes\": 1,\n  \"codes\": [\n" + lines.joined(separator: ",\n") + "\n  ]\n}\n"
+    }
+
+    /// Sums the tallies of several shards.
+    public static func merging(_ counts: [[ProducedCode: Int]]) -> CodeCoverage {
+        var total: [ProducedCode: Int] = [:]
+        for shard in counts {
+            for (code, count) in shard { total[code, default: 0] += count }
+        }
+        return CodeCoverage(counts: total)
+    }
+
+    /// The flavours whose share of codes produced by their real trigger is below `minimum` percent, each with a
+    /// line saying so.
+    public func shortfalls(below minimum: Double) -> [String] {
+        Flavour.allCases.compactMap { flavour in
+            let percent = percent(flavour)
+            guard percent + 1e-9 < minimum else { return nil }
+            return "\(flavour.rawValue) error codes produced by their real trigger: \(Self.format(percent)) %, below \(Self.format(minimum))"
+        }
+    }
+}
+
+extension TextEscaping {
+    /// Text inside a JSON string (quotes, backslashes and control characters escaped).
+    static func jsonInner(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+}

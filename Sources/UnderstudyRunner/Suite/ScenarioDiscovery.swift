@@ -16,6 +16,14 @@ public struct DiscoveryError: Error, Sendable, CustomStringConvertible {
 /// A broken link to a `.lua` name becomes a file that does not load, saying why.
 public enum ScenarioDiscovery {
     public static func files(at paths: [String]) throws(DiscoveryError) -> [ScenarioFile] {
+        var skipped: [String] = []
+        return try files(at: paths, skipped: &skipped)
+    }
+
+    /// As `files(at:)`; `skipped` receives the paths of `.lua` files that are not scenario files: editor
+    /// definition files (LuaLS `---@meta`, such as the `types/understudy.lua` that `understudy types` and
+    /// `understudy init` write), which are never run.
+    public static func files(at paths: [String], skipped: inout [String]) throws(DiscoveryError) -> [ScenarioFile] {
         var walker = Walker()
         var found: [Walker.Entry] = []
         for path in paths {
@@ -42,9 +50,21 @@ public enum ScenarioDiscovery {
             }
             guard let identity = entry.identity, seenFiles.insert(identity).inserted else { continue }
             guard let contents = read(entry.path) else { throw DiscoveryError(description: "cannot read \(entry.path)") }
+            if isDefinitionFile(contents) {
+                skipped.append(entry.path)
+                continue
+            }
             files.append(ScenarioFile(path: entry.path, contents: contents))
         }
         return files
+    }
+
+    /// Whether a `.lua` file is an editor definition file, not scenarios: its first line that is not blank starts
+    /// with `---@meta` (the Lua language server's mark).
+    public static func isDefinitionFile(_ contents: [UInt8]) -> Bool {
+        var start = contents.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while start < contents.count, [0x20, 0x09, 0x0A, 0x0D].contains(contents[start]) { start += 1 }
+        return contents[start...].starts(with: Array("---@meta".utf8))
     }
 
     /// A file or folder as the system knows it, whatever path leads to it.

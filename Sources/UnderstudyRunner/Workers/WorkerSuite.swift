@@ -17,16 +17,17 @@ struct WorkerSuite {
         let start = MonotonicClock.now()
         let jobs = configuration.jobs
         let pool = WorkerPool(command: command)
-        // 1. Load every file in the workers to learn its scenarios. With fewer files than jobs, a second worker
-        //    starts and loads the first file meanwhile, so that it is ready to share a big file's scenarios
-        //    (starting it only once the file's scenarios are known would put its start-up on the run's path).
-        //    Forked workers start in a fraction of a millisecond: the second one waits for work instead.
-        let workers = files.isEmpty ? 1 : min(jobs, max(files.count, 2))
-        let forked = pool.prestart(workers, configuration: configuration)
-        let loaders = forked ? min(workers, max(files.count, 1)) : workers
+        // 1. Load every file in the workers to learn its scenarios. Forked workers (a single-threaded parent on
+        //    Linux) start in a fraction of a millisecond, so each is forked when there is work for it: one per
+        //    file now (a single one loads on this thread, which stays single-threaded), more before the run if
+        //    the plan has more items. Spawned workers take an executable's start-up: with fewer files than jobs,
+        //    a second one starts and loads the first file meanwhile, so that it is ready to share a big file's
+        //    scenarios (starting it only once the file's scenarios are known would put its start-up on the path).
+        let forking = pool.prestart(files.isEmpty ? 0 : min(jobs, files.count), configuration: configuration)
+        let loaders = forking ? min(jobs, max(files.count, 1)) : (files.isEmpty ? 1 : min(jobs, max(files.count, 2)))
         let declared = Mutex<[Result<[ScenarioDeclaration], LoadError>?]>(Array(repeating: nil, count: files.count))
         let nextFile = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: loaders) { iteration in
+        Self.perform(loaders) { iteration in
             var worker: WorkerProcess?
             defer { if let worker { pool.giveBack(worker) } }
             var loadedAny = false
@@ -49,7 +50,9 @@ struct WorkerSuite {
         // 3. Run the items; a crash or a hang costs its scenario only.
         let nextItem = Atomic<Int>(0)
         let items = plan.items
-        DispatchQueue.concurrentPerform(iterations: min(jobs, max(items.count, 1))) { _ in
+        let runners = min(jobs, max(items.count, 1))
+        if forking, runners > loaders { _ = pool.prestart(runners - loaders, configuration: configuration) }
+        Self.perform(runners) { _ in
             var worker: WorkerProcess?
             defer { if let worker { pool.giveBack(worker) } }
             while true {
@@ -72,6 +75,12 @@ struct WorkerSuite {
         pool.stopAll()
         let events = board.withLock { $0.events }
         return SuiteResult(events: events, seed: configuration.seed, duration: MonotonicClock.seconds(since: start), jobs: jobs)
+    }
+
+    /// Runs `body` for each iteration: on this thread when there is one (so the process stays single-threaded
+    /// and can still fork workers), on Dispatch's threads otherwise.
+    private static func perform(_ iterations: Int, _ body: @Sendable (Int) -> Void) {
+        if iterations == 1 { body(0) } else { DispatchQueue.concurrentPerform(iterations: iterations, execute: body) }
     }
 
     private var timeoutText: String { ScenarioLimitsText.timeout(configuration.limits.timeout) }
@@ -197,6 +206,9 @@ private final class WorkerPool: @unchecked Sendable {
     private let idle = Mutex<[WorkerBox]>([])
     private let all = Mutex<[WorkerBox]>([])
 
+    /// This process's ends of the forked workers' pipes, closed in each later fork.
+    private var forkedDescriptors: [Int32] = []
+
     init(command: WorkerCommand) { self.command = command }
 
     /// Forks `count` workers while this process has no other thread yet (the first run of `understudy run`),
@@ -204,10 +216,9 @@ private final class WorkerPool: @unchecked Sendable {
     /// True when all of them were forked.
     func prestart(_ count: Int, configuration: RunConfiguration) -> Bool {
         #if canImport(Glibc)
-        var descriptors: [Int32] = []
         for _ in 0..<count {
-            guard let process = WorkerProcess.fork(serving: configuration, closing: descriptors) else { return false }
-            descriptors += process.descriptors
+            guard let process = WorkerProcess.fork(serving: configuration, closing: forkedDescriptors) else { return false }
+            forkedDescriptors += process.descriptors
             idle.withLock { $0.append(WorkerBox(process: process)) }
             all.withLock { $0.append(WorkerBox(process: process)) }
         }

@@ -7,7 +7,8 @@
 -- The reply is { delivered = { device_id, ... } }, sorted. Publishing where nobody listens is not an
 -- error: delivered is simply empty.
 -- Nothing really leaves the machine: each delivery is recorded in app.outbox.pushes() as
--- { device_id, channel, message } (oldest first); a device_ids push has no channel.
+-- { device_id, channel, message, headers, messageId } (oldest first; contract version 3 added headers and
+-- messageId); a device_ids push has no channel.
 
 local function register(app, device_id, channels)
   return app.devices.register{ token = "token-" .. device_id, device_id = device_id, os = "IOS",
@@ -38,26 +39,30 @@ scenario("each delivery is recorded in the push outbox with device, channel and 
   local app = understudy.backendless()
   expect.ok(register(app, "phone-1", { "news" }))
   expect.ok(register(app, "phone-2", { "news" }))
-  expect.ok(app.push.publish{ channel = "news", message = "Breaking" })
+  local id = expect.ok(app.push.publish{ channel = "news", message = "Breaking" }).messageId
   local pushes = expect.length(app.outbox.pushes(), 2)
-  expect.contains(pushes, { device_id = "phone-1", channel = "news", message = "Breaking" })
-  expect.contains(pushes, { device_id = "phone-2", channel = "news", message = "Breaking" })
+  expect.contains(pushes, { device_id = "phone-1", channel = "news", message = "Breaking", headers = {}, messageId = id })
+  expect.contains(pushes, { device_id = "phone-2", channel = "news", message = "Breaking", headers = {}, messageId = id })
 end)
 
 scenario("devices on other channels get nothing", function()
   local app = understudy.backendless()
   expect.ok(register(app, "phone-1", { "news" }))
   expect.ok(register(app, "phone-2", { "sports" }))
-  expect.equal(expect.ok(app.push.publish{ channel = "news", message = "x" }).delivered, { "phone-1" })
-  expect.equal(app.outbox.pushes(), { { device_id = "phone-1", channel = "news", message = "x" } })
+  local result = expect.ok(app.push.publish{ channel = "news", message = "x" })
+  expect.equal(result.delivered, { "phone-1" })
+  expect.equal(app.outbox.pushes(), { { device_id = "phone-1", channel = "news", message = "x", headers = {},
+                                        messageId = result.messageId } })
 end)
 
 scenario("a push without a channel goes to the default channel", function()
   local app = understudy.backendless()
   expect.ok(register(app, "phone-1"))
   expect.ok(register(app, "phone-2", { "ads" }))
-  expect.equal(expect.ok(app.push.publish{ message = "hello" }).delivered, { "phone-1" })
-  expect.equal(app.outbox.pushes(), { { device_id = "phone-1", channel = "default", message = "hello" } })
+  local result = expect.ok(app.push.publish{ message = "hello" })
+  expect.equal(result.delivered, { "phone-1" })
+  expect.equal(app.outbox.pushes(), { { device_id = "phone-1", channel = "default", message = "hello", headers = {},
+                                        messageId = result.messageId } })
 end)
 
 scenario("publishing on a channel nobody is registered on delivers to nobody without an error", function()
@@ -70,11 +75,11 @@ end)
 scenario("a device on two channels gets one push per channel published to", function()
   local app = understudy.backendless()
   expect.ok(register(app, "phone-1", { "ads", "news" }))
-  expect.ok(app.push.publish{ channel = "ads", message = "sale" })
-  expect.ok(app.push.publish{ channel = "news", message = "headline" })
+  local sale = expect.ok(app.push.publish{ channel = "ads", message = "sale" })
+  local headline = expect.ok(app.push.publish{ channel = "news", message = "headline" })
   expect.equal(app.outbox.pushes(), {
-    { device_id = "phone-1", channel = "ads", message = "sale" },
-    { device_id = "phone-1", channel = "news", message = "headline" },
+    { device_id = "phone-1", channel = "ads", message = "sale", headers = {}, messageId = sale.messageId },
+    { device_id = "phone-1", channel = "news", message = "headline", headers = {}, messageId = headline.messageId },
   })
 end)
 
@@ -99,8 +104,9 @@ end)
 scenario("a device_ids push is recorded without a channel", function()
   local app = understudy.backendless()
   expect.ok(register(app, "phone-1", { "news" }))
-  expect.ok(app.push.publish{ device_ids = { "phone-1" }, message = "just you" })
-  expect.equal(app.outbox.pushes(), { { device_id = "phone-1", message = "just you" } })
+  local result = expect.ok(app.push.publish{ device_ids = { "phone-1" }, message = "just you" })
+  expect.equal(app.outbox.pushes(), { { device_id = "phone-1", message = "just you", headers = {},
+                                        messageId = result.messageId } })
 end)
 
 scenario("device_ids targeting sorts the delivered list", function()
@@ -116,9 +122,11 @@ scenario("an unregistered device receives nothing", function()
   expect.ok(register(app, "phone-1", { "news" }))
   expect.ok(register(app, "phone-2", { "news" }))
   expect.ok(app.devices.unregister("phone-1"))
-  expect.equal(expect.ok(app.push.publish{ channel = "news", message = "x" }).delivered, { "phone-2" })
+  local result = expect.ok(app.push.publish{ channel = "news", message = "x" })
+  expect.equal(result.delivered, { "phone-2" })
   expect.equal(expect.ok(app.push.publish{ device_ids = { "phone-1" }, message = "y" }).delivered, {})
-  expect.equal(app.outbox.pushes(), { { device_id = "phone-2", channel = "news", message = "x" } })
+  expect.equal(app.outbox.pushes(), { { device_id = "phone-2", channel = "news", message = "x", headers = {},
+                                        messageId = result.messageId } })
 end)
 
 scenario("a device moved to another channel no longer gets the old channel's pushes", function()

@@ -1,0 +1,243 @@
+internal import HTTPTypes
+internal import Understudy
+
+/// The Backendless messaging API under `/{appId}/{apiKey}/messaging/` (contract version 3): publishing with the
+/// SDKs' delivery options, message status and cancellation, push templates and the email API. Every accepted
+/// publish answers `{"status": "scheduled", "messageId", "errorMessage": null}`, as the live server does;
+/// `GET messaging/{messageId}` then gives the real status.
+enum BackendlessPushRoutes {
+    static func register(in table: inout RouteTable<RouteHandler>) {
+        table.add(BackendlessOperation.publish, publish)
+        table.add(BackendlessOperation.messageStatus, messageStatus)
+        table.add(BackendlessOperation.cancelMessage, cancel)
+        table.add(BackendlessOperation.pushTemplates, templates)
+        table.add(BackendlessOperation.pushWithTemplate, withTemplate)
+        table.add(BackendlessOperation.sendEmail, sendEmail)
+    }
+
+    /// What every accepted publish, template push and email answers.
+    static func accepted(_ messageID: String) -> Reply {
+        Reply(body: ["status": "scheduled", "messageId": .string(messageID), "errorMessage": nil])
+    }
+
+    static func refusal(_ field: String, _ expected: String, got value: JSON) -> Refusal {
+        Refusal(reply: ServerFailures.wrongBody(.backendless, expected: "an object whose \(field) is \(expected)", got: value.kindName))
+    }
+
+    // MARK: Publish
+
+    static let publish: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, .publish) { app, exchange in
+            let body = JSON.object(try BackendlessRoutes.object(exchange) ?? [])
+            let message: String
+            switch body["message"] {
+            case .string(let text)?: message = text
+            case nil, .null?:
+                throw Refusal(reply: ServerFailures.wrongBody(.backendless, expected: "an object with a message", got: "none"))
+            case let other?: message = JSONWriter.string(other)
+            }
+            var request = PushRequest(message: message, channel: exchange.parameters["channel"])
+            request.headers = try headers(body["headers"])
+            request.policy = try policy(body)
+            request.broadcast = try broadcast(body["pushBroadcast"])
+            switch body["pushSinglecast"] {
+            case nil, .null?: break
+            case .array(let items)?:
+                var ids: [String] = []
+                for item in items {
+                    guard let id = BackendlessRoutes.text(item) else { throw refusal("pushSinglecast", "a list of device ids", got: item) }
+                    ids.append(id)
+                }
+                request.singlecast = ids
+            case .string(let id)?: request.singlecast = [id]
+            case let other?: throw refusal("pushSinglecast", "a list of device ids", got: other)
+            }
+            request.publishAt = milliseconds(body["publishAt"])
+            request.repeatExpiresAt = milliseconds(body["repeatExpiresAt"])
+            switch body["repeatEvery"] {
+            case nil, .null?: break
+            case .integer(let seconds)?: request.repeatEvery = Double(seconds)
+            case .number(let seconds)?: request.repeatEvery = seconds
+            default: request.repeatEvery = .nan  // 5003 from the domain, after the publishAt check
+            }
+            // The SDKs send 0 for an unset time (the RT echo does too): absent.
+            if request.publishAt == 0 { request.publishAt = nil }
+            if request.repeatExpiresAt == 0, request.repeatEvery == nil || request.repeatEvery == 0 {
+                request.repeatExpiresAt = nil
+                request.repeatEvery = nil
+            }
+            return accepted(try app.publish(request).messageID)
+        }
+    }
+
+    /// A time in milliseconds as seconds; nil when absent; NaN (refused by the domain) when not a number.
+    static func milliseconds(_ value: JSON?) -> Double? {
+        switch value {
+        case nil, .null?: return nil
+        case .integer(let number)?: return Double(number) / 1000
+        case .number(let number)?: return number / 1000
+        default: return .nan
+        }
+    }
+
+    /// `headers`: an object of strings (numbers and booleans are taken as their text).
+    static func headers(_ value: JSON?) throws(Refusal) -> [(name: String, value: String)] {
+        switch value {
+        case nil, .null?: return []
+        case .object(let members)?:
+            var headers: [(name: String, value: String)] = []
+            for member in members {
+                if case .null = member.value { continue }
+                guard let text = BackendlessRoutes.text(member.value) else {
+                    throw refusal("headers.\(member.key)", "a string", got: member.value)
+                }
+                headers.append((member.key, text))
+            }
+            return headers
+        case let other?: throw refusal("headers", "an object of strings", got: other)
+        }
+    }
+
+    /// `publishPolicy` (`PUSH`, `PUBSUB`, `BOTH`, or the Flutter SDK's index 0-2), else the legacy `pushPolicy`
+    /// (`ONLY` = PUSH, `ALSO` = BOTH); `BOTH` when neither is given.
+    static func policy(_ body: JSON) throws(Refusal) -> PushPolicy {
+        switch body["publishPolicy"] {
+        case nil, .null?: break
+        case .string(let name)?:
+            guard let policy = PushPolicy(rawValue: name.uppercased()) else {
+                throw refusal("publishPolicy", "PUSH, PUBSUB or BOTH", got: .string(name))
+            }
+            return policy
+        case .integer(let index)? where (0...2).contains(index):
+            return [PushPolicy.push, .pubsub, .both][Int(index)]
+        case let other?: throw refusal("publishPolicy", "PUSH, PUBSUB or BOTH", got: other)
+        }
+        switch body["pushPolicy"] {
+        case nil, .null?: return .both
+        case .string(let name)? where name.uppercased() == "ONLY": return .push
+        case .string(let name)? where name.uppercased() == "ALSO": return .both
+        case let other?: throw refusal("pushPolicy", "ONLY or ALSO", got: other)
+        }
+    }
+
+    /// `pushBroadcast` as a bit mask (IOS 1, ANDROID 2, WP 4, OSX 8, ALL 15) or as names joined by `|`:
+    /// `FOR_IOS|FOR_ANDROID`, `FOR_ALL`, `FOR_NONE`, or plain `IOS|ANDROID`, `ALL`.
+    static func broadcast(_ value: JSON?) throws(Refusal) -> PushBroadcast? {
+        switch value {
+        case nil, .null?: return nil
+        case .integer(let mask)? where (0...15).contains(mask): return PushBroadcast(rawValue: Int(mask))
+        case .string(let text)?:
+            if let mask = Int(text), (0...15).contains(mask) { return PushBroadcast(rawValue: mask) }
+            var broadcast: PushBroadcast = []
+            for part in text.split(separator: "|", omittingEmptySubsequences: false) {
+                var name = part.filter { $0 != " " }.uppercased()
+                if name.hasPrefix("FOR_") { name.removeFirst(4) }
+                switch name {
+                case "ALL": broadcast = .all
+                case "NONE": continue
+                default:
+                    guard let os = PushBroadcast(name: name) else {
+                        throw refusal("pushBroadcast", "a mask (IOS 1, ANDROID 2, WP 4, OSX 8, ALL 15) or names such as FOR_IOS|FOR_ANDROID", got: .string(text))
+                    }
+                    broadcast.insert(os)
+                }
+            }
+            return broadcast
+        case let other?:
+            throw refusal("pushBroadcast", "a mask (IOS 1, ANDROID 2, WP 4, OSX 8, ALL 15) or names such as FOR_IOS|FOR_ANDROID", got: other)
+        }
+    }
+
+    // MARK: Status, cancel
+
+    static let messageStatus: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, .messageStatus) { app, exchange in
+            try BackendlessLifecycleRoutes.caller(exchange, app)
+            let report = try app.messageStatus(exchange.parameters["messageId"])
+            return Reply(
+                body: ["status": .string(report.status.rawValue), "messageId": .string(report.messageID), "errorMessage": nil]
+            )
+        }
+    }
+
+    static let cancel: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, .cancelMessage) { app, exchange in
+            let id = exchange.parameters["messageId"]
+            try app.cancelMessage(id)
+            return Reply(body: ["status": "cancelled", "messageId": .string(id)])
+        }
+    }
+
+    // MARK: Templates
+
+    static let templates: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, .pushTemplates) { app, exchange in
+            let deviceType = exchange.parameters.names.contains("deviceType") ? exchange.parameters["deviceType"] : nil
+            let templates = try app.listPushTemplates(os: deviceType)
+            return Reply(body: .object(templates.map { JSON.Member($0.name, JSONRecordWriter.json($0)) }))
+        }
+    }
+
+    static let withTemplate: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, .pushWithTemplate) { app, exchange in
+            let members = try BackendlessRoutes.object(exchange) ?? []
+            // `{"templateValues": {...}}` as JS, Swift and the docs send it; the Flutter REST SDK sends the values
+            // unwrapped.
+            var source = members
+            if let wrapped = members.first(where: { $0.key == "templateValues" }) {
+                switch wrapped.value {
+                case .object(let values): source = values
+                case .null: source = []
+                case let other: throw refusal("templateValues", "an object", got: other)
+                }
+            }
+            var values: [String: String] = [:]
+            for member in source {
+                if case .null = member.value { continue }
+                guard let text = BackendlessRoutes.text(member.value) else {
+                    throw refusal("templateValues.\(member.key)", "a string", got: member.value)
+                }
+                values[member.key] = text
+            }
+            return accepted(try app.pushWithTemplate(exchange.parameters["templateName"], values: values).messageID)
+        }
+    }
+
+    // MARK: Email
+
+    static let sendEmail: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, .sendEmail) { app, exchange in
+            let body = JSON.object(try BackendlessRoutes.object(exchange) ?? [])
+            guard case .string(let subject)? = body["subject"] else {
+                throw refusal("subject", "a string", got: body["subject"] ?? .null)
+            }
+            var text: String?
+            var html: String?
+            switch body["bodyparts"] {
+            case nil, .null?: break
+            case .object(let parts)?:
+                let parts = JSON.object(parts)
+                for (key, value) in [("textmessage", parts["textmessage"]), ("htmlmessage", parts["htmlmessage"])] {
+                    switch value {
+                    case nil, .null?: continue
+                    case .string(let content)?: if key == "textmessage" { text = content } else { html = content }
+                    case let other?: throw refusal("bodyparts.\(key)", "a string", got: other)
+                    }
+                }
+            case let other?: throw refusal("bodyparts", "an object with textmessage and htmlmessage", got: other)
+            }
+            var recipients: [String] = []
+            switch body["to"] {
+            case .array(let items)?:
+                for item in items {
+                    guard case .string(let address) = item, !address.isEmpty else { throw refusal("to", "a list of addresses", got: item) }
+                    recipients.append(address)
+                }
+            case .string(let address)? where !address.isEmpty: recipients = [address]
+            case let other: throw refusal("to", "a list of addresses", got: other ?? .null)
+            }
+            guard !recipients.isEmpty else { throw refusal("to", "a list of at least one address", got: .array([])) }
+            return accepted(try app.sendEmail(subject: subject, text: text, html: html, to: recipients))
+        }
+    }
+}
