@@ -111,6 +111,10 @@ struct BackendlessPushRouteTests {
             #expect(again.status == 400)
             #expect(again.json("code") == 5040)
             #expect(again.json("message") == "Can't cancel message. Already cancelled or there is no such message")
+            let journal = try await client.send(.get, "/_understudy/journal").text
+            for operation in ["push.publish", "push.cancel"] {
+                #expect(journal.contains("\"\(operation)\""), "the journal names \(operation)")
+            }
         }
     }
 

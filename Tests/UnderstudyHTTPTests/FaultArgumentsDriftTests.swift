@@ -57,6 +57,8 @@ struct FaultArgumentsDriftTests {
                 "identity": "drift@example.com", "link_or_token": .string(f.recoveryToken), "new_password": "pw2",
                 "registration": .object(["token": "tok-1", "device_id": "phone-1", "os": "IOS"]), "device_id": "phone-1",
                 "publication": .object(["channel": "news", "message": "hi"]), "messageId": "message:1",
+                "provider": "facebook",
+                "options": .object(["fields_mapping": .object(["email": "email"]), "guest": "g-1", "secret": "s-1"]),
                 "os": "IOS", "name": "welcome", "values": .object(["name": "Ann"]), "subject": "Hello",
                 "bodyparts": .object(["textmessage": "Hi", "htmlmessage": .null]), "to": .array(["ann@example.com"]),
             ]
@@ -67,6 +69,8 @@ struct FaultArgumentsDriftTests {
                 "method": "EMAIL", "pin": "1234", "new_password": "newpw1", "old_password": "pw123", "link": "resetcode",
                 "fields": .object(["name": "Jim"]), "disabled": true, "token": .string(f.kiiToken),
                 "installationID": .string(f.installationID), "push": .object(["user": .string(f.userID), "message": "hi"]),
+                "topicID": "news", "message": .object(["data": .object(["m": "hi"])]),
+                "identity": .object(["username": "drifter3", "password": "pw123"]),
             ]
         }
     }

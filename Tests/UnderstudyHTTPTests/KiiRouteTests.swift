@@ -263,11 +263,19 @@ struct KiiRouteTests {
             #expect(noCredentials.json("errorCode") == "UNAUTHORIZED")
 
             let grant = try await client.send(
-                .post, "\(kii)/oauth2/token", json: #"{"grant_type":"client_credentials","client_id":"x","client_secret":"y"}"#,
+                .post, "\(kii)/oauth2/token", json: #"{"grant_type":"refresh_token","refresh_token":"x"}"#,
                 headers: appAuth
             )
             #expect(grant.status == 400)
             #expect(grant.json("error") == "unsupported_grant_type")
+
+            // Client credentials other than the app id and key (the administrator's, contract v3) are 401.
+            let client_credentials = try await client.send(
+                .post, "\(kii)/oauth2/token", json: #"{"grant_type":"client_credentials","client_id":"x","client_secret":"y"}"#,
+                headers: appAuth
+            )
+            #expect(client_credentials.status == 401)
+            #expect(client_credentials.json("errorCode") == "UNAUTHORIZED")
 
             let typed = try await client.send(
                 .post, "\(kii)/oauth2/token", json: #"{"username":"bond007","password":42}"#, headers: appAuth
@@ -686,7 +694,7 @@ struct KiiRouteTests {
     func routeListing() async throws {
         let server = try UnderstudyServer(options: ServerOptions(port: 0, clockStart: VirtualClock.start))
         let routes = server.routeDescriptions.filter { $0.area == .kii }
-        #expect(routes.count == 24)
+        #expect(routes.count == 44)  // 24 of versions 1 and 2, 20 topic routes of version 3
         #expect(routes.allSatisfy { !$0.summary.isEmpty && $0.path.hasPrefix("/api/") })
         #expect(routes.contains { $0.method == .post && $0.path == "/api/oauth2/token" })
     }

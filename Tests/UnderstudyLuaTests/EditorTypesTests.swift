@@ -15,16 +15,18 @@ struct EditorTypesTests {
         "BackendlessApp": ["backendless"], "BackendlessSettings": ["backendless.settings"],
         "BackendlessUsers": ["backendless.users"], "BackendlessDevices": ["backendless.devices"],
         "BackendlessChannels": ["backendless.channels"], "BackendlessPush": ["backendless.push"],
+        "BackendlessOAuth": ["backendless.oauth"],
         "BackendlessPushTemplates": ["backendless.push.templates"],
         "KiiApp": ["kii"], "KiiSettings": ["kii.settings"], "KiiUsers": ["kii.users"],
-        "KiiInstallations": ["kii.installations"], "KiiPush": ["kii.push"],
+        "KiiInstallations": ["kii.installations"], "KiiPush": ["kii.push"], "KiiTopics": ["kii.topics"],
     ]
 
     /// Annotated classes that describe data (arguments, results, errors), not bindings.
     static let recordClasses: Set<String> = [
         "ScenarioOptions", "JournalFilter", "BackendlessError", "KiiError", "Email", "SMS", "Push", "FaultSpec",
         "BackendlessUser", "BackendlessSession", "BackendlessSeed", "DeviceRegistrationRequest", "DeviceRegistration",
-        "Publication", "PublishResult", "MessageStatus", "PushTemplateDefinition", "PushTemplate", "KiiUser", "KiiSession", "KiiRegistration", "KiiSeed", "InstallationRequest", "Installation",
+        "Publication", "PublishResult", "MessageStatus", "PushTemplateDefinition", "PushTemplate", "OAuthAccount", "OAuthLoginOptions", "KiiUser", "KiiSession", "KiiRegistration", "KiiSeed", "InstallationRequest", "Installation",
+        "KiiIdentity", "KiiTopic", "KiiTopicMessage",
     ]
 
     /// Class name → member names, read from the annotation file: `---@field` lines right after `---@class`, and
@@ -206,11 +208,15 @@ struct EditorTypesTests {
               show("Installation", app.installations.get(installation.installationID))
               expect.ok(app.push.send_to_user{ user = user.userID, message = "hello" })
               show("Push", app.outbox.pushes()[1])
+              show("KiiTopic", expect.ok(app.topics.create("news", user.userID)))
+              expect.ok(app.topics.subscribe("news", user.userID, user.userID))
+              expect.ok(app.topics.send("news", { data = { m = "hi" } }, user.userID))
+              show("Push", app.outbox.pushes()[2])
             end)
             """)
         #expect(result.failed == 0, "\(result.outcomes.map { $0.message ?? "ok" })")
         let lines = result.outcomes.flatMap { $0.output.split(separator: "\n") }.filter { $0.hasPrefix("record ") }
-        #expect(lines.count == 24, "\(lines)")
+        #expect(lines.count == 26, "\(lines)")
         var seen: [String: Set<String>] = [:]
         for line in lines {
             let parts = line.split(separator: " ", omittingEmptySubsequences: false)

@@ -309,6 +309,15 @@ scenario("repeat_every that is not a whole number >= 1 is misuse (fine point 4)"
                "repeat_every")
 end)
 
+scenario("a whole-number float repeat_every (3600 / 60) is accepted", function()
+  local app = understudy.backendless()
+  device(app, "phone-1")
+  expect.ok(app.push.publish{ message = "x", publish_at = NOW + 60, repeat_every = 3600 / 60,
+                              repeat_expires_at = NOW + 120 })
+  app.clock.advance(120)
+  expect.equal(#app.outbox.pushes(), 2)
+end)
+
 scenario("repeat_expires_at without repeat_every is misuse (fine point 4)", function()
   local app = understudy.backendless()
   expect.fails(function() app.push.publish{ message = "x", repeat_expires_at = NOW + 60 } end, "repeat_expires_at")
@@ -380,7 +389,11 @@ scenario("push.publish faults see the new fields by name; a faulted publish sche
   local app = understudy.backendless()
   device(app, "phone-1")
   app.faults.inject{ op = "push.publish", code = 5007, times = 1,
-                     when = function(args) return args.broadcast[1] == "IOS" and args.headers.h == "v" end }
+                     when = function(args)
+                       -- the fields directly, and the table under its parameter name (fine point 13)
+                       return args.broadcast[1] == "IOS" and args.headers.h == "v"
+                          and args.publication.publish_at == NOW + 60 and args.publication.headers.h == "v"
+                     end }
   expect.error(5007, app.push.publish{ message = "x", broadcast = { "IOS" }, headers = { h = "v" },
                                        publish_at = NOW + 60 })
   app.clock.advance(3600)

@@ -26,6 +26,8 @@ public final class BackendlessApp: EmulatedApp {
     /// Password-recovery links by token (`BackendlessApp+Lifecycle.swift`).
     var recoveryLinks: [String: RecoveryLink] = [:]
     var guestCount = 0
+    /// OAuth provider accounts and the users they registered (`BackendlessApp+OAuth.swift`).
+    var oauth = OAuthDirectory()
     /// Push device registrations and channels.
     public var devices: DeviceRegistry
     /// Published messages, their status and the firings to come (`BackendlessApp+ScheduledPush.swift`).

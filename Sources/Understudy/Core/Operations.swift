@@ -39,6 +39,7 @@ public enum BackendlessOperation: String, Operation {
     case getUser = "users.get"
     case updateUser = "users.update"
     case deleteUser = "users.delete"
+    case loginOAuth = "users.login_oauth"
     case registerDevice = "devices.register"
     case getDevice = "devices.get"
     case unregisterDevice = "devices.unregister"
@@ -85,4 +86,16 @@ public enum KiiOperation: String, Operation {
     // Answered by the HTTP routes alone.
     case userStatus = "users.status"
     case mqttEndpoint = "installations.mqtt_endpoint"
+    // Contract version 3: pseudo users and topics.
+    case registerPseudo = "users.register_pseudo"
+    case putIdentity = "users.put_identity"
+    case createTopic = "topics.create"
+    case deleteTopic = "topics.delete"
+    case listTopics = "topics.list"
+    case subscribe = "topics.subscribe"
+    case unsubscribe = "topics.unsubscribe"
+    case isSubscribed = "topics.is_subscribed"
+    case sendToTopic = "topics.send"
+    /// Answered by the HTTP routes alone: whether a topic exists (`HEAD`/`GET {scope}topics/{topicID}`).
+    case topicExists = "topics.exists"
 }

@@ -79,6 +79,10 @@ public struct Outbox: Sendable {
         public var sentAt: Double
         /// Backendless: what every delivery of one firing shares (headers, message id, template), held once.
         public var publication: PushPublication?
+        /// Kii topic pushes (contract v3): the topic, the message's flat `data`, and the id of the message.
+        public var topic: String? = nil
+        public var data: [Property]? = nil
+        public var pushMessageID: String? = nil
 
         public init(
             deviceID: String? = nil, channel: String? = nil, installationID: String? = nil, userID: String? = nil,

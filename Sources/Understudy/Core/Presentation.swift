@@ -137,8 +137,17 @@ extension Outbox.SMS: OutboxItem {
 
 extension Outbox.Push: OutboxItem {
     /// Backendless `{ device_id, channel?, message, headers, messageId, template?, title?, subtitle? }`; Kii
-    /// `{ installation_id, user, message }`.
+    /// `{ installation_id, user, message }`, or for a topic push `{ installation_id, user, topic, data, pushMessageID }`.
     public func present<Writer: RecordWriter>(to writer: inout Writer) {
+        if let installationID, let topic {
+            // A Kii topic push (contract v3): `{ installation_id, user, topic, data, pushMessageID }`.
+            writer.write("installation_id", installationID)
+            writer.write("user", userID)
+            writer.write("topic", topic)
+            writer.write(dynamic: "data", Value(properties: data ?? []))
+            writer.write("pushMessageID", pushMessageID)
+            return
+        }
         if let installationID {
             writer.write("installation_id", installationID)
             writer.write("user", userID)

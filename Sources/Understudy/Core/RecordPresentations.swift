@@ -15,12 +15,14 @@ extension UserStatus {
 }
 
 extension BackendlessUser: Presentable {
-    /// Every stored property except the password, then `objectId`, `userStatus`, `created` (ms) and `___class`.
+    /// Every stored property except the password, then `objectId`, `userStatus`, `created` (ms),
+    /// `socialAccount` and `___class`.
     public func present<Writer: RecordWriter>(to writer: inout Writer) {
         for property in properties { writer.write(dynamic: property.name, property.value) }
         writer.write("objectId", identifier: identifier)
         writer.write("userStatus", literal: status.literal)
         writer.write("created", created)
+        if isSocial { writer.write("socialAccount", socialAccount) } else { writer.write("socialAccount", literal: "BACKENDLESS") }
         writer.write("___class", literal: "Users")
     }
 }
@@ -49,7 +51,8 @@ extension DeviceRegistration: Presentable {
 
 extension KiiUser: Presentable {
     /// `{ userID, loginName?, emailAddress?, phoneNumber?, country?, pendingEmailAddress?, pendingPhoneNumber?,
-    /// token?, emailAddressVerified, phoneNumberVerified, displayName?, locale?, disabled, ...custom fields }`:
+    /// token?, emailAddressVerified, phoneNumberVerified, displayName?, locale?, disabled, hasPassword, ...custom
+    /// fields }`:
     /// absent ones are left out.
     public func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("userID", userID)
@@ -65,6 +68,7 @@ extension KiiUser: Presentable {
         if let displayName { writer.write("displayName", displayName) }
         if let locale { writer.write("locale", locale) }
         writer.write("disabled", disabled)
+        writer.write("hasPassword", hasPassword)
         for field in customFields { writer.write(dynamic: field.name, field.value) }
     }
 }

@@ -7,7 +7,7 @@ extension KiiApp {
     public func changePassword(userID: String, oldPassword: String, newPassword: String) throws(KiiError) {
         try checkFaults(.changePassword, [.string(userID), .string(oldPassword), .string(newPassword)])
         let user = try storedUser(userID)
-        guard user.password.matches(oldPassword) else { throw .wrongPassword }
+        guard user.hasPassword, user.password.matches(oldPassword) else { throw .wrongPassword }
         try KiiIdentifiers.validatePassword(newPassword)
         user.password = PasswordHash(password: newPassword, generator: &salts)
         dropResetState(of: user)
@@ -50,6 +50,7 @@ extension KiiApp {
             phones[phone] = nil
         }
         lifecycle.installations.removeAll(ownedBy: user.userID)
+        topicStore.removeAll(of: user.userID)
     }
 
     /// Updates the user's fields with Kii's merge rule: predefined fields (`displayName`, `country`, `locale`,

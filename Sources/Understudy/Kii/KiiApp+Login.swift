@@ -8,7 +8,7 @@ extension KiiApp {
     /// 400 `invalid_grant`, never saying which part was wrong.
     public func login(identifier: String, password: String) throws(KiiError) -> KiiSession {
         try checkFaults(.login, [.string(identifier), .string(password)])
-        guard let user = resolve(identifier), !user.isDisabled, user.password.matches(password) else {
+        guard let user = resolve(identifier), !user.isDisabled, user.hasPassword, user.password.matches(password) else {
             throw .invalidGrant
         }
         let token = openSession(for: user)

@@ -67,6 +67,7 @@ extension KiiApp {
             throw .pinCodeExpired(ttl: settings.smsResetPINTTL)
         }
         user.password = PasswordHash(password: newPassword, generator: &salts)
+        user.extras?.pseudo = false  // a pseudo user who reached a reset (through an address set by update) has one now
         dropResetState(of: user)
         endSessions(of: user)
     }
@@ -87,6 +88,7 @@ extension KiiApp {
         let bySMS = user.profile.resetLinkBySMS
         let password = newGeneratedPassword()
         user.password = PasswordHash(password: password, generator: &salts)
+        user.extras?.pseudo = false
         dropResetState(of: user)
         endSessions(of: user)
         if bySMS, let phone = user.phone {

@@ -27,6 +27,11 @@ public final class KiiApp: EmulatedApp {
     var lifecycleSecrets: SeededGenerator
     /// Push installations and the tokens that stopped working (see KiiApp+Lifecycle, KiiInstallations).
     var lifecycle = KiiLifecycleState()
+    /// Topics, their subscribers, and push-message ids (contract v3; see KiiTopics).
+    var topicStore = KiiTopicStore()
+    var topicSecrets: SeededGenerator
+    /// Application-administrator tokens issued for client credentials (see KiiApp+Admin).
+    var adminTokens: Set<String> = []
 
     var users: [Identifier128: KiiStoredUser] = [:]
     /// Users in registration order.
@@ -52,6 +57,7 @@ public final class KiiApp: EmulatedApp {
         codes = root.derived(4)
         salts = root.derived(5)
         lifecycleSecrets = root.derived(6)
+        topicSecrets = root.derived(7)
     }
 
     /// Throws the fault's error when one applies to this call.
@@ -89,7 +95,8 @@ public final class KiiApp: EmulatedApp {
 
     /// How many users are registered.
     public var userCount: Int { users.count }
-    public var registrationCount: Int { installationCount }
+    /// Push registrations, counted towards the memory cap: installations, topics and subscriptions.
+    public var registrationCount: Int { installationCount + topicStore.registrationCount }
 
     /// Every user, in registration order.
     public var allUsers: [KiiUser] { registrationOrder.map { $0.snapshot() } }

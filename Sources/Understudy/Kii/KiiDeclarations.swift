@@ -22,6 +22,16 @@ extension KiiOperation {
             )
         }
         func checks(_ codes: String...) -> [Check] { [.fault] + codes.map(Check.kii) }
+        // Contract v3's topics: `{scope}` is the app's (empty) or a user's (`users/{user}`).
+        let topicScopes = ["", "/users/{user}"]
+        let topicPath = "/topics/{topic}"
+        let subscriptionPath = topicPath + "/push/subscriptions/users/{subscriber}"
+        let topicID = ArgumentDeclaration.string("topicID", from: .path("topic"), "1-64 of A-Z a-z 0-9 _ -")
+        let owner = ArgumentDeclaration.string(
+            "owner", optional: true, from: .resolved("the userID the path's users/{user} names; absent for the app scope"),
+            "the userID of a user-scope topic"
+        )
+        let subscriber = ArgumentDeclaration.string("userID", from: .path("subscriber"), "the subscribing user")
         switch self {
         case .register:
             return declare(
@@ -225,6 +235,111 @@ extension KiiOperation {
             return declare(
                 version: 2, lua: nil, [.string("userID", from: .path("user"), "as the path names the user")],
                 routes: [.get("/users/{user}/status", "Whether the user is disabled")], result: .http, answeredByAdapter: true
+            )
+        case .registerPseudo:
+            // Over HTTP: `POST users` with `RegistrationAndAuthorizationRequest` and no credentials, which the sign-up
+            // route hands over (a route has one operation: this one has none of its own).
+            return declare(
+                version: 3, lua: "users.register_pseudo",
+                [.properties("fields", optional: true, from: .body, "displayName, country, locale and custom fields")],
+                checks: checks("INVALID_INPUT_DATA", "RESOURCE_TEMPORARILY_UNAVAILABLE"), result: user
+            )
+        case .putIdentity:
+            // Over HTTP: `POST users/{user}` holding a `password`, which the update route hands over.
+            return declare(
+                version: 3, lua: "users.put_identity",
+                [
+                    .string("token", from: .resolved("the Authorization: Bearer token")),
+                    .table(
+                        "identity", "KiiIdentity",
+                        fields: [
+                            .string("username", optional: true, from: .bodyField("loginName")),
+                            .string("email", optional: true, from: .bodyField("emailAddress")),
+                            .string("phone", optional: true, from: .bodyField("phoneNumber")),
+                            .string("country", optional: true, from: .bodyField("country")),
+                            .string("password", optional: true, from: .bodyField("password"), "required (400 when absent)"),
+                            .properties("fields", optional: true, from: .resolved("the body's other members"),
+                                        "replaces the custom fields (the update merge rule); absent keeps them"),
+                        ],
+                        from: .body
+                    ),
+                ],
+                checks: checks("WRONG_TOKEN", "INVALID_STATUS", "INVALID_INPUT_DATA", "PASSWORD_TOO_SHORT", "USER_ALREADY_EXISTS"),
+                result: user
+            )
+        case .createTopic:
+            return declare(
+                version: 3, lua: "topics.create", [topicID, owner],
+                routes: RouteDeclaration.scoped(topicScopes, RouteDeclaration(.put, topicPath, .none, "Create a topic (204): app scope by the administrator, user scope by its owner")),
+                checks: checks("INVALID_INPUT_DATA", "USER_NOT_FOUND", "TOPIC_ALREADY_EXISTS"), result: .record("KiiTopic", "topic")
+            )
+        case .deleteTopic:
+            return declare(
+                version: 3, lua: "topics.delete", [topicID, owner],
+                routes: RouteDeclaration.scoped(topicScopes, .delete(topicPath, "Delete a topic and its subscriptions (204)")),
+                checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND"), result: .true
+            )
+        case .listTopics:
+            return declare(
+                version: 3, lua: "topics.list", [owner],
+                routes: RouteDeclaration.scoped(topicScopes, .get("/topics", "The topics of the scope, in byte order: {\"topics\":[{\"topicID\"}]}")),
+                checks: checks("USER_NOT_FOUND"), result: .value("string[]", "topicIDs")
+            )
+        case .subscribe:
+            return declare(
+                version: 3, lua: "topics.subscribe", [topicID, subscriber, owner],
+                routes: RouteDeclaration.scoped(topicScopes, RouteDeclaration(.put, subscriptionPath, .none, "Subscribe the user to the topic (204)"))
+                    + RouteDeclaration.scoped(
+                        topicScopes,
+                        .post(topicPath + "/push/subscriptions/users", .none, "Subscribe the token's user to the topic (204)",
+                              sources: ["userID": .resolved("the token's user")])
+                    ),
+                checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND", "UNAUTHORIZED", "PUSH_SUBSCRIPTION_ALREADY_EXISTS"),
+                result: .true
+            )
+        case .unsubscribe:
+            return declare(
+                version: 3, lua: "topics.unsubscribe", [topicID, subscriber, owner],
+                routes: RouteDeclaration.scoped(topicScopes, .delete(subscriptionPath, "Unsubscribe the user (204)")),
+                checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND", "PUSH_SUBSCRIPTION_NOT_FOUND"), result: .true
+            )
+        case .isSubscribed:
+            return declare(
+                version: 3, lua: "topics.is_subscribed", [topicID, subscriber, owner],
+                routes: RouteDeclaration.scoped(topicScopes, .get(subscriptionPath, "204 when the user subscribes, else 404 PUSH_SUBSCRIPTION_NOT_FOUND")),
+                checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND"), result: .value("boolean", "subscribed")
+            )
+        case .sendToTopic:
+            return declare(
+                version: 3, lua: "topics.send",
+                [
+                    topicID,
+                    .table(
+                        "message", "KiiTopicMessage",
+                        fields: [
+                            ArgumentDeclaration("data", .any, from: .bodyField("data"), "flat strings"),
+                            .boolean("development", optional: true, from: .bodyField("sendToDevelopment"), "default true"),
+                            .boolean("production", optional: true, from: .bodyField("sendToProduction"), "default true"),
+                            ArgumentDeclaration(
+                                "networks", .strings, optional: true,
+                                from: .resolved("the gcm/fcm (ANDROID), apns (IOS), jpush and mqtt blocks with enabled: true"),
+                                "default all four"
+                            ),
+                        ],
+                        from: .body
+                    ),
+                    owner,
+                ],
+                routes: RouteDeclaration.scoped(topicScopes, .post(topicPath + "/push/messages", "Send a push message to the topic's subscribers (201 {\"pushMessageID\"})")),
+                checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND", "INVALID_INPUT_DATA"),
+                result: .value("{ pushMessageID: string, delivered: string[] }", "result")
+            )
+        case .topicExists:
+            return declare(
+                version: 3, lua: nil, [topicID, owner],
+                routes: RouteDeclaration.scoped(topicScopes, RouteDeclaration(.head, topicPath, .none, "Whether the topic exists (200, or 404 with no body)"))
+                    + RouteDeclaration.scoped(topicScopes, .get(topicPath, "Whether the topic exists (200 {} or 404 TOPIC_NOT_FOUND)")),
+                result: .http, answeredByAdapter: true
             )
         case .mqttEndpoint:
             return declare(

@@ -5,6 +5,8 @@ final class KiiProfile {
     var displayName: String?
     var locale: String?
     var disabled = false
+    /// True for a pseudo user until `putIdentity` (contract v3).
+    var pseudo = false
     /// Custom fields, in the order the last `update` sent them.
     var customFields: [Property] = []
     /// Milliseconds on the virtual clock of the last `update`; nil until one.

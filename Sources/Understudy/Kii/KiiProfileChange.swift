@@ -12,7 +12,7 @@ struct KiiProfileChange {
     /// Names the user record shows and only the service sets (a custom field by that name would hide them).
     static let readOnly: Set<String> = [
         "emailAddressVerified", "phoneNumberVerified", "pendingEmailAddress", "pendingPhoneNumber", "token",
-        "disabled", "created", "modified", "createdAt", "modifiedAt",
+        "disabled", "created", "modified", "createdAt", "modifiedAt", "hasPassword",
     ]
     static let maxCustomFields = 100
     static let maxNameLength = 128

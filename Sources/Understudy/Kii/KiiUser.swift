@@ -32,6 +32,8 @@ public struct KiiUser: Sendable, Hashable {
     public var customFields: [Property] = []
     /// Milliseconds since the epoch on the virtual clock of the last change (`update`); `created` until then.
     public var modified: Int64 = 0
+    /// False for a pseudo user (`registerPseudo`) until `putIdentity` gives them an identifier and a password.
+    public var hasPassword: Bool = true
 }
 
 /// A successful login: the user and the new access token.
@@ -46,7 +48,8 @@ public struct KiiSession: Sendable, Hashable {
 final class KiiStoredUser {
     let id: Identifier128
     let userID: String
-    let loginName: String?
+    /// The username; set once, at sign-up or by a pseudo user's `putIdentity`.
+    var loginName: String?
     var password: PasswordHash
     let created: Int64
     var country: String?
@@ -63,6 +66,9 @@ final class KiiStoredUser {
 
     /// True while an administrator has disabled the user.
     var isDisabled: Bool { extras?.disabled == true }
+
+    /// False for a pseudo user, who has no identifier and no password (yet).
+    var hasPassword: Bool { extras?.pseudo != true }
 
     var email: String?
     var emailVerified = true
@@ -102,7 +108,7 @@ final class KiiStoredUser {
             emailAddressVerified: emailVerified, phoneNumberVerified: phoneVerified, pendingEmailAddress: pendingEmail,
             pendingPhoneNumber: pendingPhone, token: token, created: created, displayName: extras?.displayName,
             locale: extras?.locale, disabled: isDisabled, customFields: extras?.customFields ?? [],
-            modified: extras?.modified ?? created
+            modified: extras?.modified ?? created, hasPassword: hasPassword
         )
     }
 }

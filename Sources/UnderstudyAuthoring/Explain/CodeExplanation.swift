@@ -68,7 +68,7 @@ public enum CodeExplanation {
             let width = entries.map(\.code.count).max() ?? 0
             for entry in entries {
                 let padding = String(repeating: " ", count: width - entry.code.count)
-                let notes = (entry.reach == .lua ? "" : " [\(entry.reach.rawValue)]") + (entry.version > 1 ? " [v2]" : "")
+                let notes = (entry.reach == .lua ? "" : " [\(entry.reach.rawValue)]") + (entry.version > 1 ? " [v\(entry.version)]" : "")
                 text += "  \(entry.code)\(padding)  \(entry.status)  \(entry.when)\(notes)\n"
             }
         }

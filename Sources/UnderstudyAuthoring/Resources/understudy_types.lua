@@ -205,12 +205,15 @@ function understudy.journal.clear() end
 ---@field channel? string Backendless
 ---@field installation_id? string Kii (contract v2)
 ---@field user? string Kii (contract v2)
----@field message string
+---@field message? string absent on a Kii topic push
 ---@field headers? table<string, string> Backendless (contract v3): always, {} when none
 ---@field messageId? string Backendless (contract v3)
 ---@field template? string Backendless (contract v3): a template's push
 ---@field title? string Backendless (contract v3): a template's filled title
 ---@field subtitle? string Backendless (contract v3): a template's filled subtitle
+---@field topic? string Kii topic push (contract v3)
+---@field data? table<string, string> Kii topic push (contract v3)
+---@field pushMessageID? string Kii topic push (contract v3)
 
 ---@class FaultSpec
 ---@field op string the operation, e.g. "users.register"
@@ -315,6 +318,7 @@ function Faults.list() end
 ---@field devices BackendlessDevices
 ---@field channels BackendlessChannels
 ---@field push BackendlessPush
+---@field oauth BackendlessOAuth (contract v3)
 ---@field settings BackendlessSettings
 ---@field clock Clock
 ---@field outbox Outbox
@@ -324,6 +328,7 @@ function Faults.list() end
 ---@field objectId string
 ---@field userStatus "ENABLED"|"DISABLED"|"EMAIL_CONFIRMATION_PENDING"|"GUEST"
 ---@field created integer ms since the epoch on the virtual clock
+---@field socialAccount string "BACKENDLESS", or the provider code of a user registered through OAuth (contract v3)
 ---@field ___class "Users"
 ---@field email? string
 ---@field [string] string|number|boolean
@@ -355,6 +360,25 @@ function BackendlessUsers.all() end
 ---@return integer added
 ---@overload fun(template: BackendlessSeed): nil, BackendlessError
 function BackendlessUsers.seed(template) end
+
+---@class OAuthLoginOptions
+---@field fields_mapping? table<string, string> provider profile field → user property (first login only)
+---@field guest? string objectId of a guest to convert on the first login
+---@field secret? string the OAuth1 token secret
+
+---@class OAuthAccount
+---@field provider string the provider code the app's SDK sends (compared without case)
+---@field token string an access token the provider accepts
+---@field secret? string the OAuth1 token secret the login must present
+---@field profile table<string, string> what the provider returns: `id` (required) and any fields
+
+---@class BackendlessOAuth
+local BackendlessOAuth = {}
+
+---(contract v3) The console: defines (or replaces) what the provider answers for a token.
+---@param account OAuthAccount
+---@return true
+function BackendlessOAuth.account(account) end
 
 ---@class DeviceRegistrationRequest
 ---@field token string
@@ -522,6 +546,14 @@ function BackendlessUsers.update(objectId, props, token) end
 ---@overload fun(objectId: string): nil, BackendlessError
 function BackendlessUsers.delete(objectId) end
 
+---(contract v3)
+---@param provider string the provider code the app's SDK sends (compared without case)
+---@param token string the access token the provider accepts
+---@param options? OAuthLoginOptions
+---@return BackendlessSession session
+---@overload fun(provider: string, token: string, options?: OAuthLoginOptions): nil, BackendlessError
+function BackendlessUsers.login_oauth(provider, token, options) end
+
 ---@param registration DeviceRegistrationRequest
 ---@return DeviceRegistration reg
 ---@overload fun(registration: DeviceRegistrationRequest): nil, BackendlessError
@@ -582,6 +614,7 @@ function BackendlessPush.status(messageId) end
 ---@field users KiiUsers
 ---@field installations KiiInstallations (contract v2)
 ---@field push KiiPush (contract v2)
+---@field topics KiiTopics (contract v3)
 ---@field settings KiiSettings
 ---@field clock Clock
 ---@field outbox Outbox
@@ -601,6 +634,7 @@ function BackendlessPush.status(messageId) end
 ---@field displayName? string (contract v2)
 ---@field locale? string (contract v2)
 ---@field disabled boolean (contract v2) set by users.set_disabled
+---@field hasPassword boolean (contract v3) false for a pseudo user until users.put_identity
 ---@field [string] string|number|boolean custom fields set by users.update (contract v2)
 
 ---@class KiiSession
@@ -661,6 +695,32 @@ local KiiInstallations = {}
 ---(contract v2)
 ---@class KiiPush
 local KiiPush = {}
+
+---(contract v3) The identity `users.put_identity` gives a pseudo user.
+---@class KiiIdentity
+---@field username? string
+---@field email? string
+---@field phone? string
+---@field country? string
+---@field password string
+---@field fields? table<string, string|number|boolean> replaces the custom fields (update's merge rule)
+
+---(contract v3)
+---@class KiiTopic
+---@field topicID string
+---@field scope "APP"|"APP_AND_USER"
+---@field owner? string the userID of a user-scope topic
+
+---(contract v3)
+---@class KiiTopicMessage
+---@field data table<string, string> flat strings; at most 4096 bytes as JSON (2048 with IOS among the networks)
+---@field development? boolean reach development installations (default true)
+---@field production? boolean reach production installations (default true)
+---@field networks? ("ANDROID"|"IOS"|"JPUSH"|"MQTT")[] default all four
+
+---(contract v3) Kii's push topics in the app's scope (no owner) or a user's (owner = userID).
+---@class KiiTopics
+local KiiTopics = {}
 
 -- BEGIN GENERATED kii-operations (understudy docs --write makes these from the operations' declarations)
 ---@param registration KiiRegistration
@@ -798,5 +858,70 @@ function KiiInstallations.unregister(installationID) end
 ---@return { delivered: string[] } result
 ---@overload fun(push: { user: string, message: string }): nil, KiiError
 function KiiPush.send_to_user(push) end
+
+---(contract v3)
+---@param fields? table<string, string|number|boolean> displayName, country, locale and custom fields
+---@return KiiUser user
+---@overload fun(fields?: table<string, string|number|boolean>): nil, KiiError
+function KiiUsers.register_pseudo(fields) end
+
+---(contract v3)
+---@param token string
+---@param identity KiiIdentity
+---@return KiiUser user
+---@overload fun(token: string, identity: KiiIdentity): nil, KiiError
+function KiiUsers.put_identity(token, identity) end
+
+---(contract v3)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param owner? string the userID of a user-scope topic
+---@return KiiTopic topic
+---@overload fun(topicID: string, owner?: string): nil, KiiError
+function KiiTopics.create(topicID, owner) end
+
+---(contract v3)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param owner? string the userID of a user-scope topic
+---@return true
+---@overload fun(topicID: string, owner?: string): nil, KiiError
+function KiiTopics.delete(topicID, owner) end
+
+---(contract v3)
+---@param owner? string the userID of a user-scope topic
+---@return string[] topicIDs
+---@overload fun(owner?: string): nil, KiiError
+function KiiTopics.list(owner) end
+
+---(contract v3)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param userID string the subscribing user
+---@param owner? string the userID of a user-scope topic
+---@return true
+---@overload fun(topicID: string, userID: string, owner?: string): nil, KiiError
+function KiiTopics.subscribe(topicID, userID, owner) end
+
+---(contract v3)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param userID string the subscribing user
+---@param owner? string the userID of a user-scope topic
+---@return true
+---@overload fun(topicID: string, userID: string, owner?: string): nil, KiiError
+function KiiTopics.unsubscribe(topicID, userID, owner) end
+
+---(contract v3)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param userID string the subscribing user
+---@param owner? string the userID of a user-scope topic
+---@return boolean subscribed
+---@overload fun(topicID: string, userID: string, owner?: string): nil, KiiError
+function KiiTopics.is_subscribed(topicID, userID, owner) end
+
+---(contract v3)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param message KiiTopicMessage
+---@param owner? string the userID of a user-scope topic
+---@return { pushMessageID: string, delivered: string[] } result
+---@overload fun(topicID: string, message: KiiTopicMessage, owner?: string): nil, KiiError
+function KiiTopics.send(topicID, message, owner) end
 
 -- END GENERATED kii-operations

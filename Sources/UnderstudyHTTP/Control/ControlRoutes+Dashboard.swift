@@ -22,6 +22,7 @@ extension ControlRoutes {
         (.get, "/catalogue", "Per app: the operations and error codes a fault can name, and the user actions offered (?app=)", catalogue),
         (.get, "/devices", "Device registrations with their channels and expiry, scheduled messages and push templates (?app=)", devices),
         (.post, "/messages/{app}/{messageId}/cancel", "Cancel a scheduled Backendless message (the console's cancel: no fault applies)", cancelMessage),
+        (.get, "/oauth", "OAuth provider accounts and the users they registered (?app=)", oauthAccounts),
         (.get, "/journal/tail", "Journal entries after a sequence number, with reply bodies and durations (?after=, ?limit=)", journalTail),
     ]
 
@@ -131,13 +132,15 @@ extension ControlRoutes {
     }
 
     /// `GET /_understudy/devices[?app=ID]` → `{"devices":[{flavour, app_id, …registration}], "installations":
-    /// [{flavour, app_id, …installation}]}`: every live Backendless device registration (channels, expiry in
-    /// virtual seconds or null), by device id, and every Kii push installation, by installation id.
+    /// [{flavour, app_id, …installation}], "topics": [{flavour, app_id, topicID, scope, owner?, subscribers}]}`:
+    /// every live Backendless device registration (channels, expiry in virtual seconds or null), by device id,
+    /// every Kii push installation, by installation id, and every Kii topic with its subscribers (userIDs).
     static let devices = ControlRequest.handler(query: ["app"]) { request throws(ControlRefusal) in
         var devices: [JSON] = []
         var installations: [JSON] = []
         var messages: [JSON] = []
         var templates: [JSON] = []
+        var topics: [JSON] = []
         for app in try request.selectedApps() {
             let identity = ControlPresentation.identity(app)
             switch app.flavoured {
@@ -152,13 +155,18 @@ extension ControlRoutes {
                     ])
                 }
                 templates += app.allPushTemplates.map { JSONRecordWriter.json($0, leading: identity) }
-            case .kii(let app): installations += app.allInstallations.map { JSONRecordWriter.json($0, leading: identity) }
+            case .kii(let app):
+                installations += app.allInstallations.map { JSONRecordWriter.json($0, leading: identity) }
+                for (topic, subscribers) in app.allTopics {
+                    guard case .object(let members) = JSONRecordWriter.json(topic, leading: identity) else { continue }
+                    topics.append(.object(members + [.init("subscribers", .array(subscribers.map(JSON.string)))]))
+                }
             }
         }
         return Reply(
             body: [
                 "devices": .array(devices), "installations": .array(installations), "scheduled_messages": .array(messages),
-                "push_templates": .array(templates),
+                "push_templates": .array(templates), "topics": .array(topics),
             ]
         )
     }

@@ -1,5 +1,6 @@
 // Devices: Backendless device registrations with their channels and expiry on the virtual clock, scheduled
-// messages (next firing, a cancel action) and push templates, and Kii installations.
+// messages (next firing, a cancel action) and push templates, Kii installations, and Kii topics with their
+// subscribers.
 
 import { control } from "./api.js";
 import { announce, h, replace, table, virtualTime } from "./dom.js";
@@ -67,6 +68,13 @@ export async function refresh() {
         h("td", {}, item.app_id), h("td", {}, h("code", {}, item.installation_id ?? item.installationID ?? "")),
         h("td", {}, item.user_id ?? item.userID ?? ""), h("td", {}, item.device_type ?? item.deviceType ?? ""),
         h("td", { class: "wrap" }, item.token ?? item.installationRegistrationID ?? "")))));
+  }
+  if (Array.isArray(reply.topics) && reply.topics.length > 0) {
+    parts.push(table("Topics", ["App", "Topic", "Scope", "Subscribers"],
+      reply.topics.map((topic) => h("tr", {},
+        h("td", {}, topic.app_id), h("td", {}, h("code", {}, topic.topicID)),
+        h("td", {}, topic.owner ? `user ${topic.owner}` : "app"),
+        h("td", { class: "wrap" }, topic.subscribers.length ? topic.subscribers.join(", ") : "none")))));
   }
   replace(document.getElementById("devices-list"), parts);
 }

@@ -32,7 +32,7 @@ function columns(flavour) {
       id: (user) => user.userID,
       cells: (user) => [
         h("code", {}, user.userID),
-        user.loginName ?? "",
+        user.hasPassword === false ? h("span", { class: "badge" }, "pseudo") : (user.loginName ?? ""),
         address(user.emailAddress, user.emailAddressVerified, user.pendingEmailAddress),
         address(user.phoneNumber, user.phoneNumberVerified, user.pendingPhoneNumber),
         virtualTime(user.created / 1000),

@@ -18,6 +18,7 @@ enum KiiLifecycleRoutes {
         table.add(KiiOperation.userStatus, getStatus)
         table.add(KiiOperation.openResetLink, resetLinkPage)
         KiiInstallationRoutes.register(in: &table)
+        KiiTopicRoutes.register(in: &table)
     }
 
     /// What the domain's reset calls take for `{user}`: the token's userID for `me`, else the path's value
@@ -95,7 +96,12 @@ enum KiiLifecycleRoutes {
     static let update: RouteHandler = { exchange in
         KiiRoutes.serve(&exchange, .updateUser) { app, exchange in
             let user = try KiiRoutes.owned(app, exchange).user
-            let fields = try KiiRoutes.object(exchange).properties ?? []
+            let body = KiiPseudoUserRoutes.withoutEchoes(try KiiRoutes.object(exchange), of: user, app: app)
+            if KiiPseudoUserRoutes.isPutIdentity(body, user: user, mediaType: exchange.mediaType) {
+                exchange.operation = KiiOperation.putIdentity.name
+                return try KiiPseudoUserRoutes.putIdentity(app, exchange, body)
+            }
+            let fields = body.properties ?? []
             let updated = try app.update(userID: user.userID, fields: fields)
             return KiiRoutes.withContentType(
                 Reply(body: ["modifiedAt": .integer(updated.modified)]), "application/vnd.kii.UserDataRetrievalResponse+json"

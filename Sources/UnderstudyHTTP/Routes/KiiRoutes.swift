@@ -102,6 +102,8 @@ enum KiiRoutes {
         let credentials = parts.count > 1 ? parts[1].trimmingSpaces : ""
         switch parts[0].lowercased() {
         case "bearer":
+            // An application-administrator token (client credentials) acts as the app.
+            if app.isAdminToken(credentials) { return .app }
             return .user(try app.user(forToken: credentials))
         case "basic":
             // Only the app id counts: Kii's docs say the key part "can be any value".
@@ -230,7 +232,7 @@ enum KiiRoutes {
         }
         if let pending = user.pendingEmailAddress { members.append(.init("_emailAddressPending", .string(pending))) }
         if let pending = user.pendingPhoneNumber { members.append(.init("_phoneNumberPending", .string(pending))) }
-        members.append(.init("_hasPassword", true))
+        members.append(.init("_hasPassword", .bool(user.hasPassword)))
         members.append(.init("_disabled", .bool(user.disabled)))
         for field in user.customFields { members.append(.init(field.name, JSON(field.value))) }
         return .object(members)
@@ -255,6 +257,11 @@ enum KiiRoutes {
         serve(&exchange, .register) { app, exchange in
             _ = try anyCaller(app, exchange)
             let body = try object(exchange)
+            let authorizing = exchange.mediaType?.lowercased() == KiiPseudoUserRoutes.registrationAndAuthorization
+            if authorizing, KiiPseudoUserRoutes.isPseudoRegistration(body) {
+                exchange.operation = KiiOperation.registerPseudo.name
+                return try KiiPseudoUserRoutes.registerPseudo(app, body)
+            }
             // Type checks come first, then the domain's rules. Custom fields are neither checked nor stored (nor are
             // fields starting with `_`, which Kii ignores).
             let loginName = try string(body, "loginName")
@@ -270,8 +277,11 @@ enum KiiRoutes {
                 )
             }
             let user = try app.register(username: loginName, email: email, phone: phone, country: country, password: password)
-            var reply = Reply(status: 201, body: record(user, displayName: displayName, locale: locale))
-            reply.contentType = "application/vnd.kii.RegistrationResponse+json"
+            var created = record(user, displayName: displayName, locale: locale)
+            if authorizing, let token = user.token { created = appending(created, "_accessToken", .string(token)) }
+            var reply = Reply(status: 201, body: created)
+            reply.contentType = authorizing
+                ? "application/vnd.kii.RegistrationAndAuthorizationResponse+json" : "application/vnd.kii.RegistrationResponse+json"
             reply.headers.append(
                 (name: "Location", value: "\(app.linkBase)/api/apps/\(app.settings.appID)/users/\(user.userID)")
             )
@@ -302,14 +312,29 @@ enum KiiRoutes {
     /// `LOGIN_NAME:…`). `expiresAt` (epoch milliseconds) only shortens the `expires_in` answered: the emulator's
     /// tokens never expire.
     static func login(_ app: KiiApp, _ exchange: Exchange, formAllowed: Bool) throws -> Reply {
-        _ = try anyCaller(app, exchange)
         let body: JSON
         if formAllowed, exchange.mediaType == "application/x-www-form-urlencoded" {
             body = formFields(exchange.body)
         } else {
             body = try object(exchange)
         }
-        if let grant = try string(body, "grant_type"), grant != "password" {
+        let grant = try string(body, "grant_type")
+        let clientCredentials = grant == "client_credentials" || (grant == nil && body["client_id"] != nil)
+        // Client credentials are credentials of their own; any other login needs the app's.
+        if !clientCredentials { _ = try anyCaller(app, exchange) }
+        if clientCredentials {
+            // The application administrator (`Kii.authenticateAsAppAdmin`).
+            let token = try app.adminToken(
+                clientID: try string(body, "client_id") ?? "", clientSecret: try string(body, "client_secret") ?? ""
+            )
+            return Reply(
+                body: [
+                    "id": .string(app.settings.appID), "access_token": .string(token),
+                    "expires_in": .integer(2_147_483_647), "token_type": "Bearer",
+                ]
+            )
+        }
+        if let grant, grant != "password" {
             throw oauthError(
                 "unsupported_grant_type", "The grant_type \(grant) is not supported by the emulator; use password"
             )
@@ -473,7 +498,7 @@ enum KiiRoutes {
 
 extension StringProtocol {
     /// The text without the spaces and tabs (Unicode's space separators) around it.
-    fileprivate var trimmingSpaces: String {
+    var trimmingSpaces: String {
         let isSpace = { (scalar: Unicode.Scalar) in scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
         var scalars = Substring(self).unicodeScalars
         while let first = scalars.first, isSpace(first) { scalars.removeFirst() }

@@ -27,10 +27,17 @@ enum BackendlessPushBindings {
             request.publishAt = try time(call, "publish_at")
             request.repeatExpiresAt = try time(call, "repeat_expires_at")
             if let every = try call.field(1, "repeat_every", value: "publication.repeat_every") {
-                guard case .int(let seconds) = every, seconds >= 1 else {
+                // A whole number, also as a float (`3600 / 60` is 60.0 in Lua 5.4).
+                let seconds: Double
+                switch every {
+                case .int(let whole): seconds = Double(whole)
+                case .double(let number) where number.rounded(.down) == number: seconds = number
+                default: seconds = 0
+                }
+                guard seconds >= 1, seconds <= VirtualClock.limit else {
                     throw LuaMisuse("publication.repeat_every must be a whole number of seconds, at least 1, got \(every.luaText)")
                 }
-                request.repeatEvery = Double(seconds)
+                request.repeatEvery = seconds
             } else if request.repeatExpiresAt != nil {
                 throw LuaMisuse("publication.repeat_expires_at is given without repeat_every")
             }

@@ -56,7 +56,16 @@ enum KiiBindings {
         case .listInstallations: return KiiInstallationBindings.list
         case .unregisterInstallation: return KiiInstallationBindings.unregister
         case .sendToUser: return KiiInstallationBindings.sendToUser
-        case .userStatus, .mqttEndpoint: return nil
+        case .registerPseudo: return KiiPseudoUserBindings.registerPseudo
+        case .putIdentity: return KiiPseudoUserBindings.putIdentity
+        case .createTopic: return KiiTopicBindings.create
+        case .deleteTopic: return KiiTopicBindings.delete
+        case .listTopics: return KiiTopicBindings.list
+        case .subscribe: return KiiTopicBindings.subscribe
+        case .unsubscribe: return KiiTopicBindings.unsubscribe
+        case .isSubscribed: return KiiTopicBindings.isSubscribed
+        case .sendToTopic: return KiiTopicBindings.send
+        case .userStatus, .mqttEndpoint, .topicExists: return nil
         }
     }
 

@@ -1,0 +1,342 @@
+/// A Kii push topic (contract v3): in the app's scope, or in a user's scope (`owner`).
+public struct KiiTopic: Sendable, Hashable, Presentable {
+    /// 1 to 64 characters of `A-Z a-z 0-9 _ -`, case-sensitive.
+    public var topicID: String
+    /// The userID of a user-scope topic's owner; nil for an app-scope topic.
+    public var owner: String?
+
+    /// `"APP"` for an app-scope topic, `"APP_AND_USER"` for a user-scope one (Kii's `objectScope` type).
+    public var scope: String { owner == nil ? "APP" : "APP_AND_USER" }
+
+    /// `{ topicID, scope, owner? }`
+    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+        writer.write("topicID", topicID)
+        writer.write("scope", scope)
+        if let owner { writer.write("owner", owner) }
+    }
+}
+
+/// What `topics.send` sends: flat string `data`, the environments and the push networks it may reach.
+public struct KiiTopicMessage: Sendable, Hashable {
+    /// The payload: each value must be a string (a `.string` `Value`); checked by `sendToTopic`.
+    public var data: [Property]
+    /// Reach installations registered with `development = true`; nil (not given) is true.
+    public var development: Bool?
+    /// Reach production installations (registered without `development`); nil (not given) is true.
+    public var production: Bool?
+    /// The device types reached; nil (not given) is all four, unless `networksRequired`.
+    public var networks: Set<KiiDeviceType>?
+    /// Over HTTP a message must name its networks (a `gcm`, `fcm`, `apns`, `jpush` or `mqtt` block): without
+    /// any, 400 `INVALID_INPUT_DATA`.
+    public var networksRequired = false
+
+    public init(
+        data: [Property], development: Bool? = nil, production: Bool? = nil, networks: Set<KiiDeviceType>? = nil
+    ) {
+        self.data = data
+        self.development = development
+        self.production = production
+        self.networks = networks
+    }
+
+    /// The arguments a fault's `when` sees under `message`: what was given.
+    var value: Value {
+        var object: [String: Value] = ["data": Value(properties: data)]
+        if let development { object["development"] = .bool(development) }
+        if let production { object["production"] = .bool(production) }
+        if let networks { object["networks"] = .array(KiiDeviceType.allCases.filter(networks.contains).map { .string($0.rawValue) }) }
+        return .object(object)
+    }
+
+    /// The networks reached.
+    var reached: Set<KiiDeviceType> { networks ?? Set(KiiDeviceType.allCases) }
+}
+
+/// What `topics.send` answers: the message id and the installations reached, sorted.
+public struct KiiTopicDelivery: Sendable, Hashable, Presentable {
+    public var pushMessageID: String
+    public var delivered: [String]
+
+    /// `{ pushMessageID, delivered = { installationID, ... } }`
+    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+        writer.write("pushMessageID", pushMessageID)
+        writer.write("delivered", strings: delivered)
+    }
+}
+
+/// Every topic of an app by scope, with the userIDs subscribing to each.
+struct KiiTopicStore {
+    struct Key: Hashable {
+        /// The owner's userID; empty for the app scope.
+        var owner: String
+        var topicID: String
+    }
+
+    /// Subscribers (userIDs) of each topic.
+    var topics: [Key: Set<String>] = [:]
+    /// The topic ids of each scope (owner, empty for the app scope).
+    var scopes: [String: Set<String>] = [:]
+    /// How many subscriptions all topics hold.
+    private(set) var subscriptionCount = 0
+
+    /// Topics and subscriptions, counted as push registrations towards the memory cap.
+    var registrationCount: Int { topics.count + subscriptionCount }
+
+    mutating func create(_ key: Key) {
+        topics[key] = []
+        scopes[key.owner, default: []].insert(key.topicID)
+    }
+
+    mutating func delete(_ key: Key) {
+        guard let subscribers = topics.removeValue(forKey: key) else { return }
+        subscriptionCount -= subscribers.count
+        scopes[key.owner]?.remove(key.topicID)
+        if scopes[key.owner]?.isEmpty == true { scopes[key.owner] = nil }
+    }
+
+    /// Adds a subscriber; false when they already subscribe.
+    mutating func subscribe(_ key: Key, _ userID: String) -> Bool {
+        guard topics[key]?.insert(userID).inserted == true else { return false }
+        subscriptionCount += 1
+        return true
+    }
+
+    /// Removes a subscriber; false when they did not subscribe.
+    mutating func unsubscribe(_ key: Key, _ userID: String) -> Bool {
+        guard topics[key]?.remove(userID) != nil else { return false }
+        subscriptionCount -= 1
+        return true
+    }
+
+    /// Drops a deleted user's topics and subscriptions.
+    mutating func removeAll(of userID: String) {
+        for topicID in scopes[userID] ?? [] { delete(Key(owner: userID, topicID: topicID)) }
+        for key in Array(topics.keys) where topics[key]?.contains(userID) == true { _ = unsubscribe(key, userID) }
+    }
+}
+
+/// Topics (`PUT {scope}topics/{topicID}`, ...), subscriptions (`.../push/subscriptions/users/{userID}`) and push
+/// messages to a topic's subscribers (`POST .../push/messages`). A topic lives in the app's scope (`owner` nil)
+/// or in a user's; the two scopes are separate namespaces. An unknown `owner` or `userID` answers 404
+/// `USER_NOT_FOUND` before any check of the topic itself.
+extension KiiApp {
+    /// The longest topic id.
+    public static let maxTopicIDLength = 64
+    /// The most a topic message's `data`, encoded as compact JSON, may hold (FCM/GCM).
+    public static let maxPushDataBytes = 4096
+    /// The same when IOS (APNs) is among the networks.
+    public static let maxPushDataBytesIOS = 2048
+    /// Keys FCM/GCM reserve: `data` may not use them (nor any key starting with `google.`).
+    public static let reservedPushKeys: Set<String> = [
+        "from", "registration_ids", "collapse_key", "data", "delay_while_idle", "time_to_live",
+        "restricted_package_name", "dry_run",
+    ]
+
+    /// True for 1 to 64 characters of `A-Z a-z 0-9 _ -`.
+    static func isTopicID(_ text: String) -> Bool {
+        let bytes = text.utf8
+        guard (1...maxTopicIDLength).contains(bytes.count) else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                return true
+            default: return false
+            }
+        }
+    }
+
+    /// The store key of a topic: an unknown owner is 404 `USER_NOT_FOUND`.
+    private func topicKey(_ topicID: String, owner: String?) throws(KiiError) -> KiiTopicStore.Key {
+        guard let owner else { return KiiTopicStore.Key(owner: "", topicID: topicID) }
+        return KiiTopicStore.Key(owner: try storedUser(owner).userID, topicID: topicID)
+    }
+
+    /// The key of an existing topic: 404 `TOPIC_NOT_FOUND` otherwise.
+    private func existingTopic(_ key: KiiTopicStore.Key) throws(KiiError) -> KiiTopicStore.Key {
+        guard topicStore.topics[key] != nil else { throw .topicNotFound(key.topicID) }
+        return key
+    }
+
+    private static func optional(_ text: String?) -> Value { text.map(Value.string) ?? .null }
+
+    /// Creates a topic in the app's scope (`owner` nil: an administrator's action) or in `owner`'s.
+    /// Errors, in this order: 400 `INVALID_INPUT_DATA` (a bad id); 404 `USER_NOT_FOUND`; 409
+    /// `TOPIC_ALREADY_EXISTS`.
+    public func createTopic(topicID: String, owner: String? = nil) throws(KiiError) -> KiiTopic {
+        try checkFaults(.createTopic, [.string(topicID), Self.optional(owner)])
+        guard Self.isTopicID(topicID) else { throw .invalidTopicID(topicID) }
+        let key = try topicKey(topicID, owner: owner)
+        guard topicStore.topics[key] == nil else { throw .topicAlreadyExists(topicID) }
+        topicStore.create(key)
+        return KiiTopic(topicID: topicID, owner: key.owner.isEmpty ? nil : key.owner)
+    }
+
+    /// Deletes a topic and its subscriptions. Errors: 404 `USER_NOT_FOUND` (owner); 404 `TOPIC_NOT_FOUND`.
+    public func deleteTopic(topicID: String, owner: String? = nil) throws(KiiError) {
+        try checkFaults(.deleteTopic, [.string(topicID), Self.optional(owner)])
+        topicStore.delete(try existingTopic(try topicKey(topicID, owner: owner)))
+    }
+
+    /// The topic ids of a scope, in byte order. Errors: 404 `USER_NOT_FOUND` (owner).
+    public func listTopics(owner: String? = nil) throws(KiiError) -> [String] {
+        try checkFaults(.listTopics, [Self.optional(owner)])
+        let scope = try topicKey("", owner: owner).owner
+        return (topicStore.scopes[scope] ?? []).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// True when the topic exists (no fault, no error: what the dashboard and `HEAD topics/{id}` read).
+    public func topicExists(topicID: String, owner: String? = nil) -> Bool {
+        topicStore.topics[KiiTopicStore.Key(owner: owner ?? "", topicID: topicID)] != nil
+    }
+
+    /// Subscribes `userID` to a topic. Anyone may subscribe to an app-scope topic; only its owner to a
+    /// user-scope one. Errors, in this order: 404 `USER_NOT_FOUND` (owner, then userID); 404 `TOPIC_NOT_FOUND`;
+    /// 401 `UNAUTHORIZED`; 409 `PUSH_SUBSCRIPTION_ALREADY_EXISTS`.
+    public func subscribe(topicID: String, userID: String, owner: String? = nil) throws(KiiError) {
+        try checkFaults(.subscribe, [.string(topicID), .string(userID), Self.optional(owner)])
+        let scope = try topicKey(topicID, owner: owner)
+        let subscriber = try storedUser(userID).userID
+        let key = try existingTopic(scope)
+        if !key.owner.isEmpty, key.owner != subscriber { throw .notTopicOwner(topicID: topicID, userID: subscriber) }
+        guard topicStore.subscribe(key, subscriber) else {
+            throw .subscriptionAlreadyExists(topicID: topicID, userID: subscriber)
+        }
+    }
+
+    /// Ends a subscription. Errors, in this order: 404 `USER_NOT_FOUND` (owner, then userID); 404
+    /// `TOPIC_NOT_FOUND`; 404 `PUSH_SUBSCRIPTION_NOT_FOUND`.
+    public func unsubscribe(topicID: String, userID: String, owner: String? = nil) throws(KiiError) {
+        try checkFaults(.unsubscribe, [.string(topicID), .string(userID), Self.optional(owner)])
+        let scope = try topicKey(topicID, owner: owner)
+        let subscriber = try storedUser(userID).userID
+        let key = try existingTopic(scope)
+        guard topicStore.unsubscribe(key, subscriber) else {
+            throw .subscriptionNotFound(topicID: topicID, userID: subscriber)
+        }
+    }
+
+    /// Whether `userID` subscribes to the topic. Errors: 404 `USER_NOT_FOUND` (owner, then userID); 404
+    /// `TOPIC_NOT_FOUND`.
+    public func isSubscribed(topicID: String, userID: String, owner: String? = nil) throws(KiiError) -> Bool {
+        try checkFaults(.isSubscribed, [.string(topicID), .string(userID), Self.optional(owner)])
+        let scope = try topicKey(topicID, owner: owner)
+        let subscriber = try storedUser(userID).userID
+        return topicStore.topics[try existingTopic(scope)]?.contains(subscriber) == true
+    }
+
+    /// Every topic, app scope first, each scope's ids in byte order, with their subscribers sorted (for the
+    /// dashboard and the control API).
+    public var allTopics: [(topic: KiiTopic, subscribers: [String])] {
+        topicStore.topics.map { key, subscribers in
+            (KiiTopic(topicID: key.topicID, owner: key.owner.isEmpty ? nil : key.owner), subscribers.sorted())
+        }
+        .sorted { left, right in
+            let leftOwner = left.topic.owner ?? "", rightOwner = right.topic.owner ?? ""
+            if leftOwner != rightOwner { return leftOwner.utf8.lexicographicallyPrecedes(rightOwner.utf8) }
+            return left.topic.topicID.utf8.lexicographicallyPrecedes(right.topic.topicID.utf8)
+        }
+    }
+
+    /// Sends a message to every installation of every subscribed, enabled user whose `deviceType` is among
+    /// `message.networks` and whose environment (`development` or production) the message allows: one outbox
+    /// push `{ installation_id, user, topic, data, pushMessageID }` each, in installation-id order.
+    ///
+    /// Errors, in this order: 404 `USER_NOT_FOUND` (owner); 404 `TOPIC_NOT_FOUND`; 400 `INVALID_INPUT_DATA`
+    /// (`data` empty, a value that is not a string, a reserved key, over 4096 bytes as compact JSON, over 2048
+    /// when IOS is among the networks).
+    public func sendToTopic(topicID: String, message: KiiTopicMessage, owner: String? = nil) throws(KiiError) -> KiiTopicDelivery {
+        try checkFaults(.sendToTopic, [.string(topicID), message.value, Self.optional(owner)])
+        let key = try existingTopic(try topicKey(topicID, owner: owner))
+        let data = try Self.checkedPushData(message)
+        let pushMessageID = newPushMessageID()
+        var targets: [KiiInstallation] = []
+        let development = message.development ?? true, production = message.production ?? true
+        if development || production {
+            for userID in topicStore.topics[key] ?? [] {
+                guard let id = Identifier128(parsing: userID), let user = users[id], !user.isDisabled else { continue }
+                for installation in lifecycle.installations.owned(by: userID)
+                where message.reached.contains(installation.deviceType)
+                    && (installation.development ? development : production)
+                {
+                    targets.append(installation)
+                }
+            }
+        }
+        targets.sort { $0.installationID < $1.installationID }
+        for installation in targets {
+            var push = Outbox.Push(
+                installationID: installation.installationID, userID: installation.userID, message: "", sentAt: clock.now
+            )
+            push.topic = topicID
+            push.data = data
+            push.pushMessageID = pushMessageID
+            outbox.deliver(push)
+        }
+        return KiiTopicDelivery(pushMessageID: pushMessageID, delivered: targets.map(\.installationID))
+    }
+
+    /// `data` checked (flat strings, no reserved key, within the size limit) and sorted by key.
+    static func checkedPushData(_ message: KiiTopicMessage) throws(KiiError) -> [Property] {
+        if message.networksRequired && message.networks == nil {
+            throw .invalidPushData(field: "gcm", "A push message needs at least one of gcm, fcm, apns, jpush and mqtt")
+        }
+        if message.networks?.isEmpty == true {
+            throw .invalidPushData(field: "networks", "No push network is enabled: enable at least one of ANDROID (gcm/fcm), IOS (apns), JPUSH, MQTT")
+        }
+        if message.data.isEmpty { throw .invalidPushData("data must hold at least one key") }
+        var seen = Set<String>()
+        for property in message.data.sorted(by: { $0.name < $1.name }) {
+            let key = property.name
+            guard seen.insert(key).inserted else { throw .invalidPushData(field: "data.\(key)", "data.\(key) is sent twice") }
+            guard case .string = property.value else {
+                throw .invalidPushData(
+                    field: "data.\(key)", "data.\(key) must be a string (data is flat), got \(property.value.kindName)"
+                )
+            }
+            if reservedPushKeys.contains(key) || key.hasPrefix("google.") {
+                throw .invalidPushData(field: "data.\(key)", "data.\(key) is a key the push services reserve")
+            }
+        }
+        let limit = message.reached.contains(.ios) ? maxPushDataBytesIOS : maxPushDataBytes
+        let size = compactJSONSize(message.data)
+        if size > limit {
+            throw .invalidPushData(
+                "data holds \(size) bytes as JSON; at most \(limit) may be sent"
+                    + (limit == maxPushDataBytesIOS ? " when IOS is among the networks" : "")
+            )
+        }
+        return message.data.sorted { $0.name < $1.name }
+    }
+
+    /// The UTF-8 size of `{"key":"value",...}` as compact JSON writes it (`JSON.stringify`'s escapes).
+    static func compactJSONSize(_ data: [Property]) -> Int {
+        func quoted(_ text: String) -> Int {
+            var size = 2
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: size += 2
+                case 0..<0x20: size += 6
+                default: size += 1
+                }
+            }
+            return size
+        }
+        var size = 2 + max(0, data.count - 1)
+        for property in data {
+            guard case .string(let value) = property.value else { continue }
+            size += quoted(property.name) + 1 + quoted(value)
+        }
+        return size
+    }
+
+    private static let pushMessageAlphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
+
+    /// A push message id from the seeded generator: 24 characters of `0-9 a-z`.
+    private func newPushMessageID() -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        for _ in 0..<24 { bytes.append(Self.pushMessageAlphabet[Int(topicSecrets.next() % 36)]) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

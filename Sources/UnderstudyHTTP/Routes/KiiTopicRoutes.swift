@@ -1,0 +1,259 @@
+#if canImport(FoundationEssentials)
+internal import FoundationEssentials
+#else
+internal import Foundation
+#endif
+internal import HTTPTypes
+internal import Understudy
+
+/// Kii topics over HTTP (contract v3), under `/api/apps/{appID}/` with `{scope}` empty (the app's) or
+/// `users/{user}/` (`{user}` a userID, `me`, or `LOGIN_NAME:`/`EMAIL:`/`PHONE:` as elsewhere):
+/// `PUT`/`HEAD`/`GET`/`DELETE {scope}topics/{topicID}`, `GET {scope}topics`, `PUT`/`GET`/`DELETE
+/// {scope}topics/{topicID}/push/subscriptions/users/{userID}`, `POST …/push/subscriptions/users` (the token's user)
+/// and `POST {scope}topics/{topicID}/push/messages`.
+///
+/// Who may do what: the application administrator (Basic `appID:appKey`, or a token from `oauth2/token` with
+/// client credentials) may do everything. A user's token may create, delete and send to topics in its own scope,
+/// read and list any topic, and subscribe, check and unsubscribe itself. Anything else is 401 `UNAUTHORIZED`, as
+/// is a request with only `X-Kii-AppID`/`X-Kii-AppKey` (an anonymous app, not an administrator).
+enum KiiTopicRoutes {
+    /// The routes of `KiiDeclarations` (each in the app scope and under `users/{user}`).
+    static func register(in table: inout RouteTable<RouteHandler>) {
+        table.add(KiiOperation.createTopic, create)
+        table.add(KiiOperation.topicExists, exists)
+        table.add(KiiOperation.deleteTopic, delete)
+        table.add(KiiOperation.listTopics, list)
+        table.add(KiiOperation.subscribe, subscribe)
+        table.add(KiiOperation.isSubscribed, isSubscribed)
+        table.add(KiiOperation.unsubscribe, unsubscribe)
+        table.add(KiiOperation.sendToTopic, send)
+    }
+
+    // MARK: Callers and scopes
+
+    /// Who sent a topic request.
+    enum Caller {
+        /// The application administrator.
+        case admin
+        /// A user's access token.
+        case user(KiiUser)
+    }
+
+    /// The caller: an administrator or a user; 401 `UNAUTHORIZED` for none, wrong credentials, or the app's
+    /// headers alone (`X-Kii-AppID`/`X-Kii-AppKey` are an anonymous app, as on the live service, not an
+    /// administrator). The administrator is Basic `appID:appKey` (the key must match here) or an administrator
+    /// token (`oauth2/token` with client credentials).
+    static func caller(_ app: KiiApp, _ exchange: Exchange) throws(KiiError) -> Caller {
+        switch try KiiRoutes.caller(app, exchange) {
+        case .user(let user)?: return .user(user)
+        case .app?:
+            let authorization = exchange.header("Authorization")?.trimmingSpaces ?? ""
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            let credentials = parts.count > 1 ? parts[1].trimmingSpaces : ""
+            switch parts.first?.lowercased() {
+            case "bearer"?: return .admin  // `KiiRoutes.caller` takes a bearer token as the app only for an administrator's
+            case "basic"?:
+                if let data = Data(base64Encoded: credentials), let text = String(data: data, encoding: .utf8),
+                    text == "\(app.settings.appID):\(app.settings.appKey)"
+                {
+                    return .admin
+                }
+                throw .unauthorized("Topics need the application administrator: Basic base64(appID:appKey) with the app's key, or an admin token")
+            default:
+                throw .unauthorized("Topics need an access token or the application administrator (X-Kii-AppID/X-Kii-AppKey alone are anonymous)")
+            }
+        case nil:
+            throw .unauthorized("Topics need an access token (Authorization: Bearer) or the application administrator")
+        }
+    }
+
+    /// The scope's owner: nil for the app scope, else the userID `{user}` names (404 `USER_NOT_FOUND`).
+    static func owner(_ app: KiiApp, _ exchange: Exchange, _ caller: Caller) throws(KiiError) -> String? {
+        guard exchange.parameters.names.contains("user") else { return nil }
+        let named: KiiRoutes.Caller
+        switch caller {
+        case .admin: named = .app
+        case .user(let user): named = .user(user)
+        }
+        return try KiiRoutes.target(app, exchange, named).userID
+    }
+
+    /// 401 unless the caller is the administrator or the scope's owner (for the app scope: the administrator).
+    static func requireOwnerOrAdmin(_ caller: Caller, owner: String?, _ action: String) throws(KiiError) {
+        switch caller {
+        case .admin: return
+        case .user(let user) where owner != nil && user.userID == owner: return
+        case .user:
+            throw .unauthorized(
+                owner == nil
+                    ? "Not authorized to \(action): an app-scope topic needs the application administrator"
+                    : "Not authorized to \(action): only the topic's owner (or the administrator) may"
+            )
+        }
+    }
+
+    /// The subscriber a subscription path names (`{subscriber}`, or the token's user for `POST …/users`); 401
+    /// unless it is the caller's own user or the caller is the administrator.
+    static func subscriber(_ app: KiiApp, _ exchange: Exchange, _ caller: Caller) throws(KiiError) -> String {
+        guard exchange.parameters.names.contains("subscriber") else {
+            guard case .user(let user) = caller else {
+                throw .unauthorized("POST …/push/subscriptions/users subscribes the token's user: send a user's access token")
+            }
+            return user.userID
+        }
+        let name = exchange.parameters["subscriber"]
+        let userID: String
+        if name == "me" {
+            guard case .user(let user) = caller else { throw .unauthorized("users/me needs an access token (Authorization: Bearer)") }
+            userID = user.userID
+        } else if name.contains(":") {
+            guard let user = app.find(identifier: name) else { throw .userNotFound(name) }
+            userID = user.userID
+        } else {
+            userID = name
+        }
+        if case .user(let user) = caller, user.userID != userID {
+            throw .unauthorized("Not authorized to manage another user's subscription: the token belongs to \(user.userID)")
+        }
+        return userID
+    }
+
+    // MARK: Topics
+
+    static let create: RouteHandler = { exchange in
+        KiiRoutes.serve(&exchange, .createTopic) { app, exchange in
+            let caller = try caller(app, exchange)
+            let owner = try owner(app, exchange, caller)
+            try requireOwnerOrAdmin(caller, owner: owner, "create the topic")
+            _ = try app.createTopic(topicID: exchange.parameters["topic"], owner: owner)
+            return Reply(status: 204)
+        }
+    }
+
+    /// `HEAD` and `GET`: 200 (an empty object for `GET`) or 404 `TOPIC_NOT_FOUND`; `HEAD` replies carry no body.
+    static let exists: RouteHandler = { exchange in
+        var reply = KiiRoutes.serve(&exchange, .topicExists) { app, exchange in
+            let caller = try caller(app, exchange)
+            let owner = try owner(app, exchange, caller)
+            let topicID = exchange.parameters["topic"]
+            guard app.topicExists(topicID: topicID, owner: owner) else { throw KiiError.topicNotFound(topicID) }
+            return Reply(status: 200, body: .object([]))
+        }
+        if exchange.method == .head {
+            reply.body = nil
+            reply.text = nil
+        }
+        return reply
+    }
+
+    static let delete: RouteHandler = { exchange in
+        KiiRoutes.serve(&exchange, .deleteTopic) { app, exchange in
+            let caller = try caller(app, exchange)
+            let owner = try owner(app, exchange, caller)
+            try requireOwnerOrAdmin(caller, owner: owner, "delete the topic")
+            try app.deleteTopic(topicID: exchange.parameters["topic"], owner: owner)
+            return Reply(status: 204)
+        }
+    }
+
+    /// `{"topics": [{"topicID"}, ...]}`: every topic of the scope, in byte order, in one page.
+    static let list: RouteHandler = { exchange in
+        KiiRoutes.serve(&exchange, .listTopics) { app, exchange in
+            let caller = try caller(app, exchange)
+            let ids = try app.listTopics(owner: try owner(app, exchange, caller))
+            return KiiRoutes.withContentType(
+                Reply(body: ["topics": .array(ids.map { .object([.init("topicID", .string($0))]) })]),
+                "application/vnd.kii.TopicsRetrievalResponse+json"
+            )
+        }
+    }
+
+    // MARK: Subscriptions
+
+    static let subscribe: RouteHandler = { exchange in
+        KiiRoutes.serve(&exchange, .subscribe) { app, exchange in
+            let caller = try caller(app, exchange)
+            let owner = try owner(app, exchange, caller)
+            let userID = try subscriber(app, exchange, caller)
+            try app.subscribe(topicID: exchange.parameters["topic"], userID: userID, owner: owner)
+            return Reply(status: 204)
+        }
+    }
+
+    static let isSubscribed: RouteHandler = { exchange in
+        KiiRoutes.serve(&exchange, .isSubscribed) { app, exchange in
+            let caller = try caller(app, exchange)
+            let owner = try owner(app, exchange, caller)
+            let userID = try subscriber(app, exchange, caller)
+            let topicID = exchange.parameters["topic"]
+            guard try app.isSubscribed(topicID: topicID, userID: userID, owner: owner) else {
+                throw KiiError.subscriptionNotFound(topicID: topicID, userID: userID)
+            }
+            return Reply(status: 204)
+        }
+    }
+
+    static let unsubscribe: RouteHandler = { exchange in
+        KiiRoutes.serve(&exchange, .unsubscribe) { app, exchange in
+            let caller = try caller(app, exchange)
+            let owner = try owner(app, exchange, caller)
+            let userID = try subscriber(app, exchange, caller)
+            try app.unsubscribe(topicID: exchange.parameters["topic"], userID: userID, owner: owner)
+            return Reply(status: 204)
+        }
+    }
+
+    // MARK: Messages
+
+    /// The networks each `SendPushMessageRequest` block names (`gcm` and `fcm` are both Android).
+    static let networkBlocks: [(name: String, type: KiiDeviceType)] = [
+        ("gcm", .android), ("fcm", .android), ("apns", .ios), ("jpush", .jpush), ("mqtt", .mqtt),
+    ]
+
+    /// `{ data, sendToDevelopment?, sendToProduction?, gcm|fcm|apns|jpush|mqtt: { enabled } }` → 201
+    /// `{"pushMessageID"}`. Only the topic's owner (or the administrator, for any topic) may send.
+    static let send: RouteHandler = { exchange in
+        KiiRoutes.serve(&exchange, .sendToTopic) { app, exchange in
+            let caller = try caller(app, exchange)
+            let owner = try owner(app, exchange, caller)
+            try requireOwnerOrAdmin(caller, owner: owner, "send a message to the topic")
+            let body = try KiiRoutes.object(exchange)
+            let data: [Property]
+            switch body["data"] {
+            case .object(let members)?: data = members.map { Property($0.key, $0.value.value) }
+            case let other:
+                throw KiiError.invalidPushData("data is required and must be an object of strings, got \(other?.kindName ?? "nothing")")
+            }
+            var networks = Set<KiiDeviceType>()
+            var anyBlock = false
+            for (name, type) in networkBlocks {
+                guard let block = body[name], block != .null else { continue }
+                anyBlock = true
+                guard case .object = block else {
+                    throw KiiError.invalidPushData(field: name, "\(name) must be an object such as {\"enabled\": true}")
+                }
+                if block["enabled"] == .bool(true) { networks.insert(type) }
+            }
+            // No block at all is 400, after the fault, owner and topic checks (the domain's).
+            var message = KiiTopicMessage(
+                data: data, development: try flag(body, "sendToDevelopment"), production: try flag(body, "sendToProduction"),
+                networks: anyBlock ? networks : nil
+            )
+            message.networksRequired = true
+            let delivery = try app.sendToTopic(topicID: exchange.parameters["topic"], message: message, owner: owner)
+            return KiiRoutes.withContentType(
+                Reply(status: 201, body: ["pushMessageID": .string(delivery.pushMessageID)]),
+                "application/vnd.kii.SendPushMessageResponse+json"
+            )
+        }
+    }
+
+    /// `sendToDevelopment` / `sendToProduction`: a boolean, nil when absent or null (the domain's default: true).
+    static func flag(_ body: JSON, _ name: String) throws(KiiError) -> Bool? {
+        switch body[name] {
+        case nil, .null?: return nil
+        case .bool(let flag)?: return flag
+        case let other?: throw KiiError.invalidInput(field: name, value: nil, message: "\(name) must be a boolean, got \(other.kindName)")
+        }
+    }
+}

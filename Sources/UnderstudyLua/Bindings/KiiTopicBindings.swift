@@ -1,0 +1,122 @@
+internal import CLua
+internal import CLuaShim
+internal import Understudy
+
+/// `app.topics.*` (contract v3: Kii push topics, subscriptions and messages to subscribers). The arguments are
+/// read as `KiiDeclarations` declares them.
+enum KiiTopicBindings {
+    /// `create(topicID, owner?)` → `{ topicID, scope, owner? }`
+    static let create: us_swift_fn = { L in
+        LuaCall.run(L, KiiOperation.createTopic) { call throws(LuaMisuse) in
+            let arguments = try call.arguments(of: KiiOperation.createTopic)
+            let app = try call.kii()
+            return call.answer { () throws(KiiError) in
+                try app.createTopic(topicID: arguments.string("topicID"), owner: arguments.optionalString("owner"))
+            }
+        }
+    }
+
+    /// `delete(topicID, owner?)` → `true`
+    static let delete: us_swift_fn = { L in
+        LuaCall.run(L, KiiOperation.deleteTopic) { call throws(LuaMisuse) in
+            let arguments = try call.arguments(of: KiiOperation.deleteTopic)
+            let app = try call.kii()
+            return call.answerTrue { () throws(KiiError) in
+                try app.deleteTopic(topicID: arguments.string("topicID"), owner: arguments.optionalString("owner"))
+            }
+        }
+    }
+
+    /// `list(owner?)` → sorted topic ids
+    static let list: us_swift_fn = { L in
+        LuaCall.run(L, KiiOperation.listTopics) { call throws(LuaMisuse) in
+            let arguments = try call.arguments(of: KiiOperation.listTopics)
+            let app = try call.kii()
+            do throws(KiiError) {
+                LuaValues.push(call.L, strings: try app.listTopics(owner: arguments.optionalString("owner")))
+                return 1
+            } catch {
+                return call.fail(error)
+            }
+        }
+    }
+
+    /// The shape of subscription calls: `(topicID, userID, owner?)`.
+    private static func subscriptionCall(
+        _ L: OpaquePointer?, _ operation: KiiOperation,
+        _ body: @escaping (LuaCall, KiiApp, String, String, String?) -> Int32
+    ) -> Int32 {
+        LuaCall.run(L, operation) { call throws(LuaMisuse) in
+            let arguments = try call.arguments(of: operation)
+            let app = try call.kii()
+            return body(call, app, arguments.string("topicID"), arguments.string("userID"), arguments.optionalString("owner"))
+        }
+    }
+
+    static let subscribe: us_swift_fn = { L in
+        subscriptionCall(L, .subscribe) { call, app, topicID, userID, owner in
+            call.answerTrue { () throws(KiiError) in try app.subscribe(topicID: topicID, userID: userID, owner: owner) }
+        }
+    }
+
+    static let unsubscribe: us_swift_fn = { L in
+        subscriptionCall(L, .unsubscribe) { call, app, topicID, userID, owner in
+            call.answerTrue { () throws(KiiError) in try app.unsubscribe(topicID: topicID, userID: userID, owner: owner) }
+        }
+    }
+
+    /// `is_subscribed(topicID, userID, owner?)` → `true` or `false`
+    static let isSubscribed: us_swift_fn = { L in
+        subscriptionCall(L, .isSubscribed) { call, app, topicID, userID, owner in
+            do throws(KiiError) {
+                lua_pushboolean(call.L, try app.isSubscribed(topicID: topicID, userID: userID, owner: owner) ? 1 : 0)
+                return 1
+            } catch {
+                return call.fail(error)
+            }
+        }
+    }
+
+    /// `send(topicID, message, owner?)`: `message = { data, development?, production?, networks? }` →
+    /// `{ pushMessageID, delivered = { installationID, ... } }`
+    static let send: us_swift_fn = { L in
+        LuaCall.run(L, KiiOperation.sendToTopic) { call throws(LuaMisuse) in
+            let arguments = try call.arguments(of: KiiOperation.sendToTopic)
+            let app = try call.kii()
+            let table = arguments.table("message")
+            let data: [Property]
+            switch try call.field(table, "data", value: "message.data") {
+            case .object(let members)?: data = members.map { Property($0.key, $0.value) }.sorted { $0.name < $1.name }
+            case .array(let items)?:
+                data = items.enumerated().map { Property(String($0.offset + 1), $0.element) }
+            case let other?: throw LuaMisuse("message.data must be a table, got \(other.kindName)")
+            case nil: throw LuaMisuse("message.data is required (a table of strings)")
+            }
+            var message = KiiTopicMessage(data: data)
+            message.development = try flag(call, table, "development")
+            message.production = try flag(call, table, "production")
+            if let names = try call.field(table, "networks", strings: "message.networks") {
+                var networks = Set<KiiDeviceType>()
+                for name in names {
+                    guard let type = KiiDeviceType(rawValue: name) else {
+                        throw LuaMisuse("message.networks holds \"\(name)\": each must be \"ANDROID\", \"IOS\", \"JPUSH\" or \"MQTT\"")
+                    }
+                    networks.insert(type)
+                }
+                message.networks = networks
+            }
+            let topicID = arguments.string("topicID")
+            let owner = arguments.optionalString("owner")
+            return call.answer { () throws(KiiError) in try app.sendToTopic(topicID: topicID, message: message, owner: owner) }
+        }
+    }
+
+    /// `message.development` / `message.production`: a boolean, or nil when absent.
+    private static func flag(_ call: LuaCall, _ table: Int32, _ name: StaticString) throws(LuaMisuse) -> Bool? {
+        switch try call.field(table, name, value: "message.\(name)") {
+        case nil: return nil
+        case .bool(let flag)?: return flag
+        case let other?: throw LuaMisuse("message.\(name) must be a boolean, got \(other.kindName)")
+        }
+    }
+}
