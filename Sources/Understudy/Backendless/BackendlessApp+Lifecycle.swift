@@ -263,16 +263,10 @@ struct RecoveryLink {
 
 extension BackendlessError {
     static func recoveryUserNotFound(_ identity: String) -> BackendlessError {
-        BackendlessError(
-            code: 3020,
-            message: "Cannot perform password recovery. Unable to find a user with the specified identity '\(identity)'."
-        )
+        BackendlessError(code: 3020, message: recoveryUserNotFoundText + " '\(identity)'.")
     }
     static func noRecoveryAddress(_ identity: String) -> BackendlessError {
-        BackendlessError(
-            code: 3025,
-            message: "Unable to perform password recovery due to error: the user '\(identity)' has no 'email' value to send to"
-        )
+        recoveryFailed("the user '\(identity)' has no 'email' value to send to")
     }
     static func invalidRecoveryLink(used: Bool) -> BackendlessError {
         BackendlessError(
@@ -283,13 +277,10 @@ extension BackendlessError {
         )
     }
     static func confirmationUserNotFound(_ identity: String) -> BackendlessError {
-        BackendlessError(
-            code: 3104,
-            message: "Unable to send email confirmation - user account with the email cannot be found: '\(identity)'."
-        )
+        BackendlessError(code: 3104, message: confirmationUserNotFoundText + ": '\(identity)'.")
     }
     static func unknownUserID(_ objectID: String) -> BackendlessError {
-        BackendlessError(code: 3030, message: "Unable to locate user account - invalid user id '\(objectID)'")
+        BackendlessError(code: 3030, message: catalogueMessage(for: 3030) + " '\(objectID)'")
     }
     static func identityTaken(_ value: Value) -> BackendlessError {
         let shown: String
@@ -305,7 +296,7 @@ extension BackendlessError {
     static func emptyValues(_ names: [String]) -> BackendlessError {
         BackendlessError(
             code: 3045,
-            message: "Required properties in the provided object do not contain values: \(names.map { "'\($0)'" }.joined(separator: ", "))"
+            message: emptyValuesText + ": " + names.map { "'\($0)'" }.joined(separator: ", ")
         )
     }
     /// An unknown objectId where the data service reads or deletes a user: 1000, HTTP 404.

@@ -166,7 +166,7 @@ extension BackendlessApp {
                 throw .missingIdentity(seeded.identity)
             }
             guard identityIndex[identityKey] == nil else {
-                throw BackendlessError(code: 3033, message: "Unable to register user. User already exists. (seeded user \(number): \(identityKey))")
+                throw .seededUserExists(number, "\(identityKey)")
             }
             let hash = sharedHash ?? PasswordHash(password: seeded.password(for: number), generator: &random)
             let user = StoredUser(objectID: random.nextIdentifier(), properties: properties, password: hash, status: status, created: created)
@@ -303,7 +303,7 @@ extension BackendlessApp {
         }
         if text.contains("/") {
             try checkFaults(.confirmEmail, [.string(text)])
-            throw BackendlessError(code: 3092, message: "Unable to confirm email. The confirmation link is not valid.")
+            throw .invalidConfirmationLink
         }
         return try confirmEmail(objectID: text)
     }
@@ -322,7 +322,7 @@ extension BackendlessApp {
     /// Confirms through the token of a confirmation link.
     public func confirmEmail(linkToken: String) throws(BackendlessError) -> BackendlessUser {
         guard let id = confirmationTokens[linkToken] else {
-            throw BackendlessError(code: 3092, message: "Unable to confirm email. The confirmation link is not valid.")
+            throw .invalidConfirmationLink
         }
         return try confirmEmail(objectID: id.formatted())
     }

@@ -36,20 +36,20 @@ public struct BackendlessError: Error, Sendable, Hashable {
         case 3010: return "Dynamic property definition is disabled."
         case 3011: return "Property 'password' is required"
         case 3018: return "User with the same identity already exists"
-        case 3020: return "Cannot perform password recovery. Unable to find a user with the specified identity."
-        case 3024: return "Unable to update user account due to error: injected fault"
-        case 3025: return "Unable to perform password recovery due to error: injected fault"
+        case 3020: return recoveryUserNotFoundText + "."
+        case 3024: return updateFailed(injectedDetail).message
+        case 3025: return recoveryFailed(injectedDetail).message
         case 3029: return "Cannot modify properties of another user"
         case 3030: return "Unable to locate user account - invalid user id"
-        case 3014: return "Unable to register user. External registration failed with message: injected fault"
-        case 3021: return "Unable to register user due to error: injected fault"
+        case 3014: return externalRegistrationFailed(BackendlessError(code: 0, message: injectedDetail)).message
+        case 3021: return registrationFailed(injectedDetail).message
         case 3033: return "Unable to register user. User already exists."
         case 3034: return "Unable to login. User login is disabled."
         case 3036: return "Unable to login. User account is locked out due to too many failed logins."
         case 3038: return "Some of required parameters are null"
         case 3039: return "\"objectId\" is a reserved system property and is not allowed when registering a user."
         case 3040: return "Provided email has wrong format."
-        case 3045: return "Required properties in the provided object do not contain values."
+        case 3045: return emptyValuesText + "."
         case 3050: return "Password should be string"
         case 3052: return "External authentication failed with message 'Invalid access token'"
         case 3072: return "Social user cannot use password"
@@ -57,7 +57,7 @@ public struct BackendlessError: Error, Sendable, Hashable {
         case 3096: return "Identity for social user cannot be changed"
         case 3043: return "Unable to register user. There are the same properties in request."
         case 3044: return "Unable to login. Multiple login limit for the same user account has been reached"
-        case 3064: return "Not existing user token. Relogin user to update your user token"
+        case 3064: return "\(unknownTokenText.head). \(unknownTokenText.tail)"
         case 3078:
             return "You can not register user without the 'email' property value while 'Require Email Confirmation' is enabled"
         case 3087: return "Unable to login. User email is not confirmed."
@@ -67,7 +67,7 @@ public struct BackendlessError: Error, Sendable, Hashable {
         case 3102: return "User has already confirmed the email address. Email confirmation will not be sent."
         case 3103:
             return "Unable to send email confirmation. The \"Require Email Confirmation\" option must be enabled in Backendless Console (see the Users > Registration screen)"
-        case 3104: return "Unable to send email confirmation - user account with the email cannot be found."
+        case 3104: return confirmationUserNotFoundText + "."
         case 3122: return "Password verification allowed only from CloudCode"
         case 5000: return "Unable to retrieve device. Invalid device ID."
         case 5001: return "Unable to cancel device registration. Invalid device ID"
@@ -79,6 +79,17 @@ public struct BackendlessError: Error, Sendable, Hashable {
         default: return scheduledPushMessage(for: code) ?? "Injected fault \(code)"
         }
     }
+
+    /// What an injected fault's message says where the real one names a cause (3014, 3021, 3024, 3025).
+    static let injectedDetail = "injected fault"
+    /// 3020's words, closed by "." in the catalogue and by the identity the domain names.
+    static let recoveryUserNotFoundText = "Cannot perform password recovery. Unable to find a user with the specified identity"
+    /// 3104's words, closed by "." in the catalogue and by the identity the domain names.
+    static let confirmationUserNotFoundText = "Unable to send email confirmation - user account with the email cannot be found"
+    /// 3045's words, closed by "." in the catalogue and by the properties the domain names.
+    static let emptyValuesText = "Required properties in the provided object do not contain values"
+    /// 3064's words, around the token the domain names.
+    static let unknownTokenText = (head: "Not existing user token", tail: "Relogin user to update your user token")
 
     /// The catalogue's error for `code`: its message and status.
     public static func catalogue(_ code: Int) -> BackendlessError {
@@ -97,10 +108,7 @@ public struct BackendlessError: Error, Sendable, Hashable {
     static let emailRequiredForConfirmation = catalogue(3078)
     static let wrongEmailFormat = catalogue(3040)
     static func dynamicPropertiesDisabled(_ property: String) -> BackendlessError {
-        BackendlessError(
-            code: 3010,
-            message: "Dynamic property definition is disabled. Unable to add the new property '\(property)'."
-        )
+        BackendlessError(code: 3010, message: catalogueMessage(for: 3010) + " Unable to add the new property '\(property)'.")
     }
     static func requiredProperty(_ property: String) -> BackendlessError {
         BackendlessError(code: 3012, message: "Unable to register user. Property '\(property)' is required")
@@ -114,12 +122,20 @@ public struct BackendlessError: Error, Sendable, Hashable {
     static func valueTooLong(_ property: String, limit: Int) -> BackendlessError {
         BackendlessError(
             code: 8000,
-            message: "Invalid value range: the value of '\(property)' is longer than \(limit) characters"
+            message: catalogueMessage(for: 8000) + ": the value of '\(property)' is longer than \(limit) characters"
         )
     }
     static let userAlreadyExists = catalogue(3033)
+    /// 3021: a registration the backend could not carry out, for the reason `detail` gives.
+    static func registrationFailed(_ detail: String) -> BackendlessError {
+        BackendlessError(code: 3021, message: "Unable to register user due to error: \(detail)")
+    }
     static func full(_ limit: Int) -> BackendlessError {
-        BackendlessError(code: 3021, message: "Unable to register user due to error: the emulator holds its maximum of \(limit) users")
+        registrationFailed("the emulator holds its maximum of \(limit) users")
+    }
+    /// 3033 for the `number`th seeded user whose identity value (`identityKey`) is taken.
+    static func seededUserExists(_ number: Int, _ identityKey: String) -> BackendlessError {
+        BackendlessError(code: 3033, message: userAlreadyExists.message + " (seeded user \(number): \(identityKey))")
     }
 
     // Login and sessions
@@ -132,14 +148,11 @@ public struct BackendlessError: Error, Sendable, Hashable {
     static let alreadyLoggedIn = catalogue(3002)
     static let loginLimitReached = catalogue(3044)
     static func unknownToken(_ token: String) -> BackendlessError {
-        BackendlessError(
-            code: 3064,
-            message: "Not existing user token - \(token). Relogin user to update your user token"
-        )
+        BackendlessError(code: 3064, message: "\(unknownTokenText.head) - \(token). \(unknownTokenText.tail)")
     }
     // Devices
     static func invalidChannelName(_ name: String) -> BackendlessError {
-        BackendlessError(code: 5044, message: "Channel name contains invalid character: '\(name)'")
+        BackendlessError(code: 5044, message: catalogueMessage(for: 5044) + ": '\(name)'")
     }
     static func devicesFull(_ capacity: Int) -> BackendlessError {
         BackendlessError(code: 5043, message: "Could not register channel: the emulator holds its maximum of \(capacity) devices")
@@ -147,14 +160,31 @@ public struct BackendlessError: Error, Sendable, Hashable {
 
     /// Over HTTP, `PUT users/{objectId}` with a property whose value is an array or object (`kind`): 3024.
     public static func unsupportedValue(_ property: String, kind: String) -> BackendlessError {
-        BackendlessError(
-            code: 3024,
-            message: "Unable to update user account due to error: property '\(property)' must be a string, number, boolean or null, got \(kind)"
-        )
+        updateFailed("property '\(property)' must be a string, number, boolean or null, got \(kind)")
+    }
+    /// 3024: an update the backend could not carry out, for the reason `detail` gives.
+    static func updateFailed(_ detail: String) -> BackendlessError {
+        BackendlessError(code: 3024, message: "Unable to update user account due to error: \(detail)")
+    }
+    /// 3025: a password recovery the backend could not carry out, for the reason `detail` gives.
+    static func recoveryFailed(_ detail: String) -> BackendlessError {
+        BackendlessError(code: 3025, message: "Unable to perform password recovery due to error: \(detail)")
     }
 
     static func unknownObjectID(_ objectID: String) -> BackendlessError {
-        BackendlessError(code: 1000, message: "Entity with the specified ID cannot be found: Id - \(objectID)")
+        BackendlessError(code: 1000, message: catalogueMessage(for: 1000) + ": Id - \(objectID)")
+    }
+    /// 3092 for a confirmation link nobody was sent.
+    static let invalidConfirmationLink = BackendlessError(
+        code: 3092, message: "Unable to confirm email. The confirmation link is not valid."
+    )
+    /// 5005 over HTTP: a device registration body with a field of the wrong type, as `detail` says.
+    public static func wrongDeviceJSON(_ detail: String) -> BackendlessError {
+        BackendlessError(code: 5005, message: "Wrong json format for device registration: \(detail)")
+    }
+    /// 8002 over HTTP: a request the server could not read, as `detail` says.
+    public static func unparsableRequest(_ detail: String) -> BackendlessError {
+        BackendlessError(code: 8002, message: "Could not parse request with message: \(detail)")
     }
 }
 

@@ -61,7 +61,7 @@ extension BackendlessError {
         entry(catalogue(5001), when: "devices.unregister of an unknown or expired device", [.unregisterDevice]),
         entry(catalogue(5004), when: "devices.register with an expiration not later than app.clock.now(), or not a number",
               [.registerDevice]),
-        entry(BackendlessError(code: 5005, message: "Wrong json format for device registration: %s"),
+        entry(wrongDeviceJSON("%s"),
               when: "over HTTP only: a device registration body with a field of the wrong type", reach: .httpOnly),
         entry(catalogue(5006), when: "over HTTP only: a device registration body that is not a JSON object", reach: .httpOnly),
         entry(catalogue(5011), when: "devices.register without a device_id, or an empty one", [.registerDevice]),
@@ -72,7 +72,7 @@ extension BackendlessError {
         entry(valueTooLong("%s", limit: BackendlessSettings.defaultMaxLength),
               when: "register, update or reset_password: a string longer than its max_length (default 500); devices.register: device_id over 100 or token over 500 (the message names that limit)",
               [.register, .updateUser, .resetPassword, .registerDevice], settings: ["properties"]),
-        entry(BackendlessError(code: 8002, message: "Could not parse request with message: %s"),
+        entry(unparsableRequest("%s"),
               when: "over HTTP only: a body that is not JSON, too large or of another content type", reach: .httpOnly),
         // Version 2 of the contract (lifecycle.md)
         entry(identityTaken(.string("%s")), when: "update with a new identity value that another user has",

@@ -60,10 +60,7 @@ enum BackendlessLifecycleRoutes {
         switch decode(raw) {
         case .notEncoded: return String(raw)
         case .notUTF8:
-            throw BackendlessError(
-                code: 8002,
-                message: "Could not parse request with message: the identity in the path is not valid UTF-8 once URL-decoded"
-            )
+            throw .unparsableRequest("the identity in the path is not valid UTF-8 once URL-decoded")
         case .text(let text):
             if rawFallback, text != raw, app.find(identity: text) == nil, app.find(identity: String(raw)) != nil {
                 return String(raw)

@@ -71,6 +71,6 @@ struct OAuthLoginRequest {
     }
 
     static func wrong(_ field: String, _ expected: String, _ got: JSON) -> BackendlessError {
-        BackendlessError(code: 8002, message: "Could not parse request with message: \(field) must be \(expected), got \(got.kindName)")
+        .unparsableRequest("\(field) must be \(expected), got \(got.kindName)")
     }
 }

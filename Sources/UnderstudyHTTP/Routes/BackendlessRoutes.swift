@@ -148,7 +148,7 @@ enum BackendlessRoutes {
     }
 
     static func formatError(_ detail: String) -> BackendlessError {
-        BackendlessError(code: 5005, message: "Wrong json format for device registration: \(detail)")
+        .wrongDeviceJSON(detail)
     }
 
     static let registerDevice: RouteHandler = { exchange in
