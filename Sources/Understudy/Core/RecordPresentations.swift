@@ -123,3 +123,25 @@ extension Fault: Presentable {
         writer.write("conditional", condition != nil)
     }
 }
+
+// MARK: Errors
+
+extension BackendlessError: Presentable {
+    /// `{ code, message }`: a scenario's `err` table, and the start of the HTTP reply body.
+    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+        writer.write("code", Int64(code))
+        writer.write("message", message)
+    }
+}
+
+extension KiiError: Presentable {
+    /// `{ status, code, message, field?, value? }`: a scenario's `err` table. (The HTTP reply is Kii's wire shape,
+    /// whose names differ: `errorCode`, no `status`.)
+    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+        writer.write("status", Int64(status))
+        writer.write("code", code)
+        writer.write("message", message)
+        if let field { writer.write("field", field) }
+        if let value { writer.write("value", value) }
+    }
+}

@@ -80,10 +80,7 @@ public struct Reply: Sendable {
 extension BackendlessError {
     /// The real service's error reply: `{"code","message","errorData":{}}` with the status of `errors.md`.
     public var reply: Reply {
-        var reply = Reply(
-            status: httpStatus,
-            body: ["code": .integer(Int64(code)), "message": .string(message), "errorData": .object([])]
-        )
+        var reply = Reply(status: httpStatus, body: JSONRecordWriter.json(self, trailing: [.init("errorData", .object([]))]))
         reply.code = .int(Int64(code))
         return reply
     }
