@@ -9,7 +9,7 @@ extension KiiApp {
             registrationOrder, liveCount: users.count, query: query,
             isLive: { [users] in users[$0.id] === $0 },
             matches: { user, needle in
-                for text in [user.userID, user.loginName, user.email, user.pendingEmail, user.phone, user.pendingPhone] {
+                for text in [user.userID, user.loginName, user.email.current, user.email.pending, user.phone.current, user.phone.pending] {
                     if let text, ASCIISearch.contains(text, needle) { return true }
                 }
                 return false
@@ -22,8 +22,8 @@ extension KiiApp {
     /// nothing waits for verification: what the user would read in the latest email or SMS.
     public func pendingVerificationCode(userID: String, email: Bool) -> String? {
         guard let user = try? storedUser(userID) else { return nil }
-        if email { return user.emailAwaitingVerification == nil ? nil : user.emailCode }
-        return user.phoneAwaitingVerification == nil ? nil : user.phoneCode
+        if email { return user.email.awaitingVerification == nil ? nil : user.email.code }
+        return user.phone.awaitingVerification == nil ? nil : user.phone.code
     }
 }
 

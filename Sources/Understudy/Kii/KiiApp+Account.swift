@@ -43,10 +43,10 @@ extension KiiApp {
         users[user.id] = nil
         if let index = registrationOrder.firstIndex(where: { $0 === user }) { registrationOrder.remove(at: index) }
         if let name = user.loginName, loginNames[name] === user { loginNames[name] = nil }
-        for email in [user.email, user.pendingEmail].compactMap({ $0?.asciiLowercased() }) where emails[email] === user {
+        for email in [user.email.current, user.email.pending].compactMap({ $0?.asciiLowercased() }) where emails[email] === user {
             emails[email] = nil
         }
-        for phone in [user.phone, user.pendingPhone].compactMap({ $0 }) where phones[phone] === user {
+        for phone in [user.phone.current, user.phone.pending].compactMap({ $0 }) where phones[phone] === user {
             phones[phone] = nil
         }
         lifecycle.installations.removeAll(ownedBy: user.userID)
@@ -73,9 +73,9 @@ extension KiiApp {
             e164 = try KiiIdentifiers.phoneNumber(phone, country: change.country ?? user.country, cache: &phoneCache).e164
         }
         let newEmail = change.emailAddress.flatMap { email in
-            [user.email, user.pendingEmail].contains { $0?.asciiLowercased() == email.asciiLowercased() } ? nil : email
+            [user.email.current, user.email.pending].contains { $0?.asciiLowercased() == email.asciiLowercased() } ? nil : email
         }
-        let newPhone = e164.flatMap { number in user.phone == number || user.pendingPhone == number ? nil : number }
+        let newPhone = e164.flatMap { number in user.phone.current == number || user.phone.pending == number ? nil : number }
         if let newEmail { try checkEmailFree(newEmail, for: user) }
         if let newPhone { try checkPhoneFree(newPhone, for: user) }
 

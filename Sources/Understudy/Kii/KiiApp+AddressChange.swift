@@ -18,25 +18,15 @@ extension KiiApp {
 
     /// Puts a checked, free email address in force (or pending, with verification on); shared with `update`.
     func applyEmailChange(_ email: String, to user: KiiStoredUser) {
-        let oldEmail = user.email
-        let oldPending = user.pendingEmail
+        let old = user.email
         let key = email.asciiLowercased()
-        if !settings.emailVerification {
-            user.email = email
-            user.emailVerified = true
-            user.pendingEmail = nil
-            user.emailCode = nil
-        } else if oldEmail?.asciiLowercased() == key {
-            user.email = email
-            user.pendingEmail = nil
-            if user.emailVerified { user.emailCode = nil } else { sendEmailVerification(to: email, for: user) }
-        } else {
-            user.pendingEmail = email
+        let sameAsCurrent = old.current?.asciiLowercased() == key
+        if user.email.change(to: email, verifying: settings.emailVerification, sameAsCurrent: sameAsCurrent) {
             sendEmailVerification(to: email, for: user)
         }
         emails[key] = user
-        releaseEmail(oldEmail, of: user)
-        releaseEmail(oldPending, of: user)
+        releaseEmail(old.current, of: user)
+        releaseEmail(old.pending, of: user)
     }
 
     /// Changes the user's phone number; the same rules as `changeEmail`, with an SMS code. `phone` is
@@ -54,22 +44,12 @@ extension KiiApp {
 
     /// Puts a checked, free number (E.164) in force (or pending, with verification on); shared with `update`.
     func applyPhoneChange(_ e164: String, to user: KiiStoredUser) {
-        let oldPhone = user.phone
-        let oldPending = user.pendingPhone
-        if !settings.phoneVerification {
-            user.phone = e164
-            user.phoneVerified = true
-            user.pendingPhone = nil
-            user.phoneCode = nil
-        } else if oldPhone == e164 {
-            user.pendingPhone = nil
-            if user.phoneVerified { user.phoneCode = nil } else { sendPhoneVerification(to: e164, for: user) }
-        } else {
-            user.pendingPhone = e164
+        let old = user.phone
+        if user.phone.change(to: e164, verifying: settings.phoneVerification, sameAsCurrent: old.current == e164) {
             sendPhoneVerification(to: e164, for: user)
         }
         phones[e164] = user
-        releasePhone(oldPhone, of: user)
-        releasePhone(oldPending, of: user)
+        releasePhone(old.current, of: user)
+        releasePhone(old.pending, of: user)
     }
 }

@@ -38,7 +38,7 @@ extension KiiApp {
 
     func userByVerifiedEmail(_ email: String) -> KiiStoredUser? {
         let key = email.asciiLowercased()
-        guard let user = emails[key], user.emailVerified, user.email?.asciiLowercased() == key else { return nil }
+        guard let user = emails[key], user.email.verified, user.email.current?.asciiLowercased() == key else { return nil }
         return user
     }
 
@@ -48,7 +48,7 @@ extension KiiApp {
         guard let input = try? KiiIdentifiers.phoneInput(phone, country: nil) else { return nil }
         if localFormOnly, case .international = input { return nil }
         guard let e164 = try? KiiIdentifiers.e164(input, written: phone, cache: &phoneCache),
-            let user = phones[e164], user.phoneVerified, user.phone == e164
+            let user = phones[e164], user.phone.verified, user.phone.current == e164
         else { return nil }
         return user
     }

@@ -15,10 +15,10 @@ extension KiiApp {
         let address: String
         switch method {
         case .email:
-            guard let email = user.email, user.emailVerified else { throw .invalidStatus("email address", method: "EMAIL") }
+            guard let email = user.email.current, user.email.verified else { throw .invalidStatus("email address", method: "EMAIL") }
             address = email
         case .sms, .smsPIN:
-            guard let phone = user.phone, user.phoneVerified else {
+            guard let phone = user.phone.current, user.phone.verified else {
                 throw .invalidStatus("phone number", method: method.rawValue)
             }
             address = phone
@@ -91,9 +91,9 @@ extension KiiApp {
         user.extras?.pseudo = false
         dropResetState(of: user)
         endSessions(of: user)
-        if bySMS, let phone = user.phone {
+        if bySMS, let phone = user.phone.current {
             outbox.send(Outbox.SMS(to: phone, body: "Your new password is \(password)", sentAt: clock.now))
-        } else if let email = user.email {
+        } else if let email = user.email.current {
             outbox.send(
                 Outbox.Email(
                     to: email, subject: "Your password was reset", kind: .passwordResetDone, password: password,
@@ -164,7 +164,7 @@ extension KiiApp {
     func resetTarget(_ identifier: String) throws(KiiError) -> KiiStoredUser {
         if let email = identifier.dropPrefix("EMAIL:") {
             let key = email.asciiLowercased()
-            guard let user = emails[key], user.email?.asciiLowercased() == key else {
+            guard let user = emails[key], user.email.current?.asciiLowercased() == key else {
                 throw .userNotFound(field: "emailAddress", value: email)
             }
             return user
@@ -172,7 +172,7 @@ extension KiiApp {
         if let phone = identifier.dropPrefix("PHONE:") {
             guard let input = try? KiiIdentifiers.phoneInput(phone, country: nil),
                 let e164 = try? KiiIdentifiers.e164(input, written: phone, cache: &phoneCache),
-                let user = phones[e164], user.phone == e164
+                let user = phones[e164], user.phone.current == e164
             else { throw .userNotFound(field: "phoneNumber", value: phone) }
             return user
         }

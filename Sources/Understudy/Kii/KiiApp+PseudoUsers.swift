@@ -153,15 +153,15 @@ extension KiiApp {
             loginNames[loginName] = user
         }
         if let email = identity.email {
-            user.email = email
+            user.email.current = email
             emails[email.asciiLowercased()] = user
-            user.emailVerified = !settings.emailVerification
+            user.email.verified = !settings.emailVerification
             if settings.emailVerification { sendEmailVerification(to: email, for: user) }
         }
         if let e164 {
-            user.phone = e164
+            user.phone.current = e164
             phones[e164] = user
-            user.phoneVerified = !settings.phoneVerification
+            user.phone.verified = !settings.phoneVerification
             if settings.phoneVerification { sendPhoneVerification(to: e164, for: user) }
         }
         return user.snapshot()

@@ -72,18 +72,18 @@ extension KiiApp {
         registrationOrder.append(user)
         if let loginName { loginNames[loginName] = user }
         if let email {
-            user.email = email
+            user.email.current = email
             emails[email.asciiLowercased()] = user
             if settings.emailVerification {
-                user.emailVerified = false
+                user.email.verified = false
                 sendEmailVerification(to: email, for: user)
             }
         }
         if let e164 {
-            user.phone = e164
+            user.phone.current = e164
             phones[e164] = user
             if settings.phoneVerification {
-                user.phoneVerified = false
+                user.phone.verified = false
                 sendPhoneVerification(to: e164, for: user)
             }
         }

@@ -58,11 +58,11 @@ extension KiiApp {
             registrationOrder.append(user)
             if let loginName { loginNames[loginName] = user }
             if let email {
-                user.email = email
+                user.email.current = email
                 emails[email.asciiLowercased()] = user
             }
             if let e164 {
-                user.phone = e164
+                user.phone.current = e164
                 phones[e164] = user
             }
         }

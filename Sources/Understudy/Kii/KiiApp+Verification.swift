@@ -11,18 +11,8 @@ extension KiiApp {
         try checkFaults(.verifyEmail, [.string(userID), .string(code)])
         let user = try storedUser(userID)
         if user.isDisabled { throw .userDisabled(user.userID) }
-        guard user.emailAwaitingVerification != nil, let expected = user.emailCode else {
-            throw .invalidAccountStatus(accountType: "email address")
-        }
-        guard code == expected else { throw .invalidVerificationCode(code, accountType: "email address") }
-        if let pending = user.pendingEmail {
-            let old = user.email
-            user.email = pending
-            user.pendingEmail = nil
-            releaseEmail(old, of: user)
-        }
-        user.emailVerified = true
-        user.emailCode = nil
+        let replaced = try user.email.verify(code, accountType: "email address", expiresAfter: nil, now: clock.now)
+        releaseEmail(replaced, of: user)
         return user.snapshot()
     }
 
@@ -36,21 +26,8 @@ extension KiiApp {
         try checkFaults(.verifyPhone, [.string(userID), .string(code)])
         let user = try storedUser(userID)
         if user.isDisabled { throw .userDisabled(user.userID) }
-        guard user.phoneAwaitingVerification != nil, let expected = user.phoneCode else {
-            throw .invalidAccountStatus(accountType: "phone number")
-        }
-        guard code == expected else { throw .invalidVerificationCode(code, accountType: "phone number") }
-        guard clock.now - user.phoneCodeSentAt <= settings.smsCodeTTL else {
-            throw .phoneCodeExpired(ttl: settings.smsCodeTTL)
-        }
-        if let pending = user.pendingPhone {
-            let old = user.phone
-            user.phone = pending
-            user.pendingPhone = nil
-            releasePhone(old, of: user)
-        }
-        user.phoneVerified = true
-        user.phoneCode = nil
+        let replaced = try user.phone.verify(code, accountType: "phone number", expiresAfter: settings.smsCodeTTL, now: clock.now)
+        releasePhone(replaced, of: user)
         return user.snapshot()
     }
 
@@ -59,10 +36,10 @@ extension KiiApp {
     public func resendEmailVerification(userID: String) throws(KiiError) {
         try checkFaults(.resendEmailVerification, [.string(userID)])
         let user = try storedUser(userID)
-        guard let address = user.emailAwaitingVerification else {
+        guard let address = user.email.awaitingVerification else {
             throw .invalidAccountStatus(accountType: "email address")
         }
-        sendEmailVerification(to: address, for: user, code: user.emailCode)
+        sendEmailVerification(to: address, for: user, code: user.email.code)
     }
 
     /// Texts a new verification code (valid for `sms_code_ttl` from now) to the number waiting for verification;
@@ -71,7 +48,7 @@ extension KiiApp {
     public func resendPhoneVerification(userID: String) throws(KiiError) {
         try checkFaults(.resendPhoneVerification, [.string(userID)])
         let user = try storedUser(userID)
-        guard let number = user.phoneAwaitingVerification else {
+        guard let number = user.phone.awaitingVerification else {
             throw .invalidAccountStatus(accountType: "phone number")
         }
         sendPhoneVerification(to: number, for: user)
@@ -96,7 +73,7 @@ extension KiiApp {
     /// Emails `code` (a new 6-digit one when nil) and a link carrying it to `address`.
     func sendEmailVerification(to address: String, for user: KiiStoredUser, code: String? = nil) {
         let code = code ?? codes.nextDigits(6)
-        user.emailCode = code
+        user.email.code = code
         outbox.send(
             Outbox.Email(
                 to: address, subject: "Please verify your email address", kind: .verification, code: code,
@@ -109,8 +86,8 @@ extension KiiApp {
     /// Texts a new 6-digit code to `number` (E.164) and starts its lifetime.
     func sendPhoneVerification(to number: String, for user: KiiStoredUser) {
         let code = codes.nextDigits(6)
-        user.phoneCode = code
-        user.phoneCodeSentAt = clock.now
+        user.phone.code = code
+        user.phone.codeSentAt = clock.now
         outbox.send(Outbox.SMS(to: number, body: "Your verification code is \(code)", code: code, sentAt: clock.now))
     }
 }

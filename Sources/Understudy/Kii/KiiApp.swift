@@ -157,14 +157,14 @@ public final class KiiApp: EmulatedApp {
         guard let email else { return }
         let key = email.asciiLowercased()
         guard emails[key] === user else { return }
-        if user.email?.asciiLowercased() == key || user.pendingEmail?.asciiLowercased() == key { return }
+        if user.email.current?.asciiLowercased() == key || user.email.pending?.asciiLowercased() == key { return }
         emails[key] = nil
     }
 
     /// Removes `e164` from the index when it points at `user` and `user` no longer holds it.
     func releasePhone(_ e164: String?, of user: KiiStoredUser) {
         guard let e164, phones[e164] === user else { return }
-        if user.phone == e164 || user.pendingPhone == e164 { return }
+        if user.phone.current == e164 || user.phone.pending == e164 { return }
         phones[e164] = nil
     }
 }

@@ -70,19 +70,10 @@ final class KiiStoredUser {
     /// False for a pseudo user, who has no identifier and no password (yet).
     var hasPassword: Bool { extras?.pseudo != true }
 
-    var email: String?
-    var emailVerified = true
-    var pendingEmail: String?
-    /// The code that verifies the pending email, or the current one while it is unverified.
-    var emailCode: String?
-
-    var phone: String?
-    var phoneVerified = true
-    var pendingPhone: String?
-    /// The code that verifies the pending phone, or the current one while it is unverified.
-    var phoneCode: String?
-    /// When `phoneCode` was texted, in seconds of virtual time.
-    var phoneCodeSentAt: Double = 0
+    /// The user's email address: in force, waiting for verification, and its code.
+    var email = VerifiableAddress()
+    /// The user's phone number (E.164): in force, waiting for verification, and its code.
+    var phone = VerifiableAddress()
 
     init(id: Identifier128, loginName: String?, password: PasswordHash, created: Int64) {
         self.id = id
@@ -92,23 +83,75 @@ final class KiiStoredUser {
         self.created = created
     }
 
-    /// The address a new email code verifies: the pending one, else the current one while unverified.
-    var emailAwaitingVerification: String? {
-        pendingEmail ?? (emailVerified ? nil : email)
-    }
-
-    /// The number a new SMS code verifies: the pending one, else the current one while unverified.
-    var phoneAwaitingVerification: String? {
-        pendingPhone ?? (phoneVerified ? nil : phone)
-    }
-
     func snapshot(token: String? = nil) -> KiiUser {
         KiiUser(
-            userID: userID, loginName: loginName, emailAddress: email, phoneNumber: phone, country: country,
-            emailAddressVerified: emailVerified, phoneNumberVerified: phoneVerified, pendingEmailAddress: pendingEmail,
-            pendingPhoneNumber: pendingPhone, token: token, created: created, displayName: extras?.displayName,
+            userID: userID, loginName: loginName, emailAddress: email.current, phoneNumber: phone.current, country: country,
+            emailAddressVerified: email.verified, phoneNumberVerified: phone.verified, pendingEmailAddress: email.pending,
+            pendingPhoneNumber: phone.pending, token: token, created: created, displayName: extras?.displayName,
             locale: extras?.locale, disabled: isDisabled, customFields: extras?.customFields ?? [],
             modified: extras?.modified ?? created, hasPassword: hasPassword
         )
+    }
+}
+
+/// An email address or a phone number as a Kii user holds it, one verification state machine for both: the
+/// address in force, a changed one waiting for verification, and the code that verifies it.
+struct VerifiableAddress {
+    /// The address in force, as given; nil when the user has none.
+    var current: String?
+    /// False only while `current` waits for verification.
+    var verified = true
+    /// A changed address waiting for verification; `current` stays in force until it is verified.
+    var pending: String?
+    /// The code that verifies the pending address, or the current one while it is unverified.
+    var code: String?
+    /// When `code` was sent, in seconds of virtual time (SMS codes expire; email codes do not).
+    var codeSentAt: Double = 0
+
+    /// The address a new code verifies: the pending one, else the current one while unverified.
+    var awaitingVerification: String? {
+        pending ?? (verified ? nil : current)
+    }
+
+    /// Checks `given` against the code sent and, when it is right, puts the waiting address in force (verified).
+    /// Returns the address a pending one replaced, for the caller to release from its index.
+    ///
+    /// Errors: 400 `INVALID_ACCOUNT_STATUS` when nothing waits; 403 `INVALID_VERIFICATION_CODE` for a wrong
+    /// code; 410 `PHONE_NUMBER_VERIFICATION_CODE_EXPIRED` when `expiresAfter` seconds have passed since it was sent.
+    mutating func verify(_ given: String, accountType: String, expiresAfter ttl: Double?, now: Double) throws(KiiError) -> String? {
+        guard awaitingVerification != nil, let expected = code else {
+            throw .invalidAccountStatus(accountType: accountType)
+        }
+        guard given == expected else { throw .invalidVerificationCode(given, accountType: accountType) }
+        if let ttl, now - codeSentAt > ttl { throw .phoneCodeExpired(ttl: ttl) }
+        var replaced: String?
+        if let pending {
+            replaced = current
+            current = pending
+            self.pending = nil
+        }
+        verified = true
+        code = nil
+        return replaced
+    }
+
+    /// Changes to `address` (checked and free): in force at once when not `verifying`; kept in force when it is
+    /// `sameAsCurrent` (dropping a pending change); else pending. Returns true when a code must be sent to it.
+    mutating func change(to address: String, verifying: Bool, sameAsCurrent: Bool) -> Bool {
+        if !verifying {
+            current = address
+            verified = true
+            pending = nil
+            code = nil
+            return false
+        }
+        if sameAsCurrent {
+            current = address
+            pending = nil
+            if verified { code = nil; return false }
+            return true
+        }
+        pending = address
+        return true
     }
 }
