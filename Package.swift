@@ -24,10 +24,9 @@ let authoringFiles = [
 let package = Package(
     name: "understudy",
     products: [
+        // The command line is the product. The modules are not a library: they share what they must with
+        // `package` access, and nothing outside this package imports them.
         .executable(name: "understudy", targets: ["understudy"]),
-        .library(name: "Understudy", targets: ["Understudy"]),
-        .library(name: "UnderstudyLua", targets: ["UnderstudyLua"]),
-        .library(name: "UnderstudyHTTP", targets: ["UnderstudyHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

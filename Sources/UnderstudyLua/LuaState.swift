@@ -7,18 +7,18 @@ internal import CLua
 internal import CLuaShim
 
 /// The limits a scenario runs under.
-public struct ScenarioLimits: Sendable, Hashable {
+package struct ScenarioLimits: Sendable, Hashable {
     /// Lua VM instructions one scenario may run (API calls count too).
-    public var maxInstructions: Int64
+    package var maxInstructions: Int64
     /// Bytes the Lua state of one scenario may allocate.
-    public var maxMemory: Int
+    package var maxMemory: Int
     /// Open the whole standard library (io, os, debug, require) instead of the sandbox.
-    public var unsafe: Bool
+    package var unsafe: Bool
     /// Seconds of wall time one scenario, one file's loading, one setup script or one control chunk may take
     /// (0: no deadline).
-    public var timeout: Double
+    package var timeout: Double
 
-    public init(maxInstructions: Int64 = 100_000_000, maxMemory: Int = 256 * 1024 * 1024, unsafe: Bool = false, timeout: Double = 30) {
+    package init(maxInstructions: Int64 = 100_000_000, maxMemory: Int = 256 * 1024 * 1024, unsafe: Bool = false, timeout: Double = 30) {
         self.maxInstructions = maxInstructions
         self.maxMemory = maxMemory
         self.unsafe = unsafe

@@ -1,8 +1,8 @@
-public import UnderstudyLua
-public import UnderstudyRunner
+package import UnderstudyLua
+package import UnderstudyRunner
 
 /// Runs scenario source text (no file on disk) and returns the suite result.
-public func runScenarios(
+package func runScenarios(
     _ source: String, file: String = "scenarios/test.lua", seed: UInt64 = 1, jobs: Int = 1,
     limits: ScenarioLimits = ScenarioLimits(maxInstructions: 5_000_000, maxMemory: 32 * 1024 * 1024),
     selection: ScenarioSelection = ScenarioSelection()
@@ -11,7 +11,7 @@ public func runScenarios(
 }
 
 /// Runs several in-memory scenario files.
-public func runFiles(
+package func runFiles(
     _ files: [(path: String, source: String)], seed: UInt64 = 1, jobs: Int = 1,
     limits: ScenarioLimits = ScenarioLimits(maxInstructions: 5_000_000, maxMemory: 32 * 1024 * 1024),
     selection: ScenarioSelection = ScenarioSelection()
@@ -22,13 +22,13 @@ public func runFiles(
 
 extension SuiteResult {
     /// The outcome of the scenario with this name.
-    public func outcome(_ name: String) -> ScenarioOutcome? {
+    package func outcome(_ name: String) -> ScenarioOutcome? {
         outcomes.first { $0.declaration.name == name }
     }
 }
 
 /// The repository's folder of this checkout (where `scenarios/` and `docs/` are).
-public let repositoryRoot: String = {
+package let repositoryRoot: String = {
     var path = #filePath
     for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
     return path
@@ -36,7 +36,7 @@ public let repositoryRoot: String = {
 
 /// Runs the scenario files under `folder` (relative to the repository), as `understudy run folder` does, in
 /// this process.
-public func runScenarioFolder(_ folder: String, seed: UInt64 = 1, jobs: Int = 2) throws -> SuiteResult {
+package func runScenarioFolder(_ folder: String, seed: UInt64 = 1, jobs: Int = 2) throws -> SuiteResult {
     let files = try ScenarioDiscovery.files(at: [repositoryRoot + "/" + folder])
     let runner = SuiteRunner(configuration: RunConfiguration(seed: seed, limits: ScenarioLimits(), jobs: jobs))
     return runner.run(files)

@@ -9,7 +9,7 @@ extension BackendlessApp {
     /// until the link is used; in `"temporary"` mode it carries a new password that replaces the old one at once.
     /// Errors, in order: 3101 recovery off, 3020 no such user, 3075 a social user (contract version 3), 3025 the
     /// user has no email.
-    public func restorePassword(identity: String) throws(BackendlessError) {
+    package func restorePassword(identity: String) throws(BackendlessError) {
         try checkFaults(.restorePassword, [.string(identity)])
         guard settings.passwordRecovery != .off else { throw .catalogue(3101) }
         guard let key = identityKey(.string(identity)), let user = identityIndex[key] else {
@@ -46,7 +46,7 @@ extension BackendlessApp {
     /// (the whole link or its last path segment, the token). The old password stops working, the user's sessions
     /// stay, and the link is used up. Errors, in order: 3092 an unknown or used link (the emulator's choice),
     /// 3045 an empty password, 8000 a password over its `max_length`.
-    public func resetPassword(linkOrToken: String, newPassword: String) throws(BackendlessError) {
+    package func resetPassword(linkOrToken: String, newPassword: String) throws(BackendlessError) {
         try checkFaults(.resetPassword, [.string(linkOrToken), .string(newPassword)])
         let token = Self.recoveryToken(in: linkOrToken)
         guard let link = recoveryLinks[token], let user = users[link.user] else { throw .invalidRecoveryLink(used: false) }
@@ -59,7 +59,7 @@ extension BackendlessApp {
     }
 
     /// Whether the recovery link (or its token) can still be used: nil when unknown, else `used`.
-    public func recoveryLinkState(_ linkOrToken: String) -> (identity: String, used: Bool)? {
+    package func recoveryLinkState(_ linkOrToken: String) -> (identity: String, used: Bool)? {
         guard let link = recoveryLinks[Self.recoveryToken(in: linkOrToken)], let user = users[link.user] else { return nil }
         let identity = user.properties[named: settings.identity]?.stringValue ?? user.objectID.formatted()
         return (identity, link.used)
@@ -94,7 +94,7 @@ extension BackendlessApp {
     /// Sends a new confirmation email to the pending user with this identity value (`users.resend_confirmation`).
     /// Earlier links keep working. Errors, in order: 3103 confirmation off, 3104 no such user (or no email to
     /// send to), 3102 already confirmed.
-    public func resendConfirmation(identity: String) throws(BackendlessError) {
+    package func resendConfirmation(identity: String) throws(BackendlessError) {
         try checkFaults(.resendConfirmation, [.string(identity)])
         let (user, address) = try pendingConfirmation(identity: identity)
         sendConfirmation(to: address, for: user)
@@ -102,7 +102,7 @@ extension BackendlessApp {
 
     /// A new confirmation link for the pending user with this identity value, sent nowhere: the app delivers it
     /// itself (`users.confirmation_url`). Errors as `resendConfirmation`.
-    public func confirmationURL(identity: String) throws(BackendlessError) -> String {
+    package func confirmationURL(identity: String) throws(BackendlessError) -> String {
         try checkFaults(.confirmationURL, [.string(identity)])
         let (user, _) = try pendingConfirmation(identity: identity)
         return makeConfirmationLink(for: user)
@@ -133,7 +133,7 @@ extension BackendlessApp {
     // MARK: Reading, updating, deleting
 
     /// The user with this objectId, or nil (`users.get`; guests included). Only an injected fault fails it.
-    public func getUser(objectID: String) throws(BackendlessError) -> BackendlessUser? {
+    package func getUser(objectID: String) throws(BackendlessError) -> BackendlessUser? {
         try checkFaults(.getUser, [.string(objectID)])
         return user(objectID: objectID)
     }
@@ -145,7 +145,7 @@ extension BackendlessApp {
     /// another user's, for a social user 3072 a password and 3096 a changed identity (contract version 3), 3040 a malformed new email (when email is the identity or confirmation is on), 3018 the
     /// new identity is taken, 3050 a password that is not a string, 3045 the identity, password or a required
     /// property (or the email while confirmation is on) set empty, 8000 a value over its `max_length`.
-    public func update(objectID: String, properties: [Property], token: String) throws(BackendlessError) -> BackendlessUser {
+    package func update(objectID: String, properties: [Property], token: String) throws(BackendlessError) -> BackendlessUser {
         try checkFaults(.updateUser, [.string(objectID), Value(properties: properties), .string(token)])
         guard let session = Identifier128(parsing: token), let caller = sessions[session] else { throw .unknownToken(token) }
         guard let id = Identifier128(parsing: objectID), let user = users[id] else { throw .unknownUserID(objectID) }
@@ -203,7 +203,7 @@ extension BackendlessApp {
     /// Deletes the user (`users.delete`): their sessions end (3064 from then on), their identity is free again,
     /// and their confirmation and recovery links stop working. Device registrations are not a user's and stay.
     /// Errors: 1000 no user with that id.
-    public func delete(objectID: String) throws(BackendlessError) {
+    package func delete(objectID: String) throws(BackendlessError) {
         try checkFaults(.deleteUser, [.string(objectID)])
         guard let id = Identifier128(parsing: objectID), let user = users.removeValue(forKey: id) else {
             throw .entityNotFound(objectID)
@@ -240,7 +240,7 @@ extension BackendlessApp {
 
     /// Every property name of the Users table: the built-in columns, the identity, the schema's, and every
     /// dynamic property some user holds, sorted (what `users/userclassprops` describes).
-    public var userProperties: [(name: String, sample: Value?)] {
+    package var userProperties: [(name: String, sample: Value?)] {
         var names = Self.builtInProperties.subtracting(["password"])
         names.insert(settings.identity)
         names.formUnion(settings.properties.keys)
@@ -300,7 +300,7 @@ extension BackendlessError {
         )
     }
     /// An unknown objectId where the data service reads or deletes a user: 1000, HTTP 404.
-    public static func entityNotFound(_ objectID: String) -> BackendlessError {
+    package static func entityNotFound(_ objectID: String) -> BackendlessError {
         BackendlessError(code: 1000, message: "Entity with ID \(objectID) not found", httpStatus: 404)
     }
 }

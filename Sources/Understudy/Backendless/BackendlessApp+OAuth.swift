@@ -5,19 +5,19 @@
 extension BackendlessApp {
     /// Defines (or replaces: same provider and token) what the provider answers for a token (`app.oauth.account`).
     /// Throws the account's `problem` as text when it cannot be defined.
-    public func defineOAuthAccount(_ account: OAuthAccount) throws(OAuthAccountProblem) {
+    package func defineOAuthAccount(_ account: OAuthAccount) throws(OAuthAccountProblem) {
         if let problem = account.problem { throw OAuthAccountProblem(message: problem) }
         oauth.accounts[OAuthDirectory.TokenKey(provider: account.provider, token: account.token)] = account
     }
 
     /// Every provider account defined, by provider then token.
-    public var oauthAccounts: [OAuthAccount] { oauth.sortedAccounts }
+    package var oauthAccounts: [OAuthAccount] { oauth.sortedAccounts }
 
     /// How many provider accounts are defined.
-    public var oauthAccountCount: Int { oauth.accounts.count }
+    package var oauthAccountCount: Int { oauth.accounts.count }
 
     /// The user a provider account registered, while that user exists.
-    public func oauthUser(of account: OAuthAccount) -> BackendlessUser? {
+    package func oauthUser(of account: OAuthAccount) -> BackendlessUser? {
         linkedUser(OAuthDirectory.AccountKey(provider: account.provider, profileID: account.profileID))?.snapshot
     }
 
@@ -28,7 +28,7 @@ extension BackendlessApp {
     /// full; on later logins 3090 disabled, 3036 locked out.
     /// - Parameter options: nil when a Lua call passed none (a fault's `when(args)` then sees `args.options` as
     ///   nil); over HTTP always given.
-    public func loginOAuth(provider: String, token: String, options: OAuthLoginOptions? = nil)
+    package func loginOAuth(provider: String, token: String, options: OAuthLoginOptions? = nil)
         throws(BackendlessError) -> BackendlessSession
     {
         try checkFaults(.loginOAuth, [.string(provider), .string(token), options?.faultArguments ?? .null])
@@ -149,8 +149,8 @@ extension BackendlessApp {
 }
 
 /// Why an OAuth provider account cannot be defined (a scenario's misuse, raised in Lua).
-public struct OAuthAccountProblem: Error, Sendable {
-    public var message: String
+package struct OAuthAccountProblem: Error, Sendable {
+    package var message: String
 }
 
 extension BackendlessError {

@@ -1,7 +1,7 @@
 /// Push device registration and publishing.
 extension BackendlessApp {
     /// Registers a device for push notifications on its channels (the `default` channel when none is given).
-    public func registerDevice(
+    package func registerDevice(
         token: String, deviceID: String?, os: DeviceRegistration.OperatingSystem, osVersion: String? = nil,
         channels: [String]? = nil, expiration: Value? = nil
     ) throws(BackendlessError) -> DeviceRegistration {
@@ -18,40 +18,40 @@ extension BackendlessApp {
     }
 
     /// The live registration of a device, or nil.
-    public func device(_ deviceID: String) -> DeviceRegistration? {
+    package func device(_ deviceID: String) -> DeviceRegistration? {
         devices.registration(of: deviceID, now: clock.now)
     }
 
     /// `devices.get`: the live registration of a device, or nil; an injected fault fails it.
-    public func getDevice(_ deviceID: String) throws(BackendlessError) -> DeviceRegistration? {
+    package func getDevice(_ deviceID: String) throws(BackendlessError) -> DeviceRegistration? {
         try checkFaults(.getDevice, [.string(deviceID)])
         return device(deviceID)
     }
 
     /// Cancels a device's registration (5001 when it has none).
-    public func unregisterDevice(_ deviceID: String) throws(BackendlessError) {
+    package func unregisterDevice(_ deviceID: String) throws(BackendlessError) {
         try checkFaults(.unregisterDevice, [.string(deviceID)])
         guard devices.unregister(deviceID, now: clock.now) else { throw BackendlessError.catalogue(5001) }
     }
 
     /// Every live device registration, sorted by device id.
-    public var allDevices: [DeviceRegistration] {
+    package var allDevices: [DeviceRegistration] {
         var ids = Set<String>()
         for channel in channelNames { ids.formUnion(devices(onChannel: channel)) }
         return ids.sorted().compactMap { device($0) }
     }
 
     /// Every channel name, sorted (`default` always exists).
-    public var channelNames: [String] { devices.channelNames }
+    package var channelNames: [String] { devices.channelNames }
 
     /// The devices live on a channel, sorted.
-    public func devices(onChannel channel: String) -> [String] {
+    package func devices(onChannel channel: String) -> [String] {
         devices.devices(on: channel, now: clock.now)
     }
 
     /// Publishes a push notification now to the live devices of a channel, or to the listed devices (on any
     /// channel; those pushes carry no channel). Returns the device ids delivered to, sorted.
-    public func publish(message: String, channel: String? = nil, deviceIDs: [String]? = nil) throws(BackendlessError) -> [String] {
+    package func publish(message: String, channel: String? = nil, deviceIDs: [String]? = nil) throws(BackendlessError) -> [String] {
         try publish(PushRequest(message: message, channel: channel, deviceIDs: deviceIDs)).delivered
     }
 }

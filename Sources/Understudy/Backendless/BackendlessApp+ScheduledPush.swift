@@ -5,7 +5,7 @@ extension BackendlessApp {
     /// `push.publish`: publishes a message to a channel's devices, now or at `publishAt`, once or repeatedly.
     /// Checks, in order: fault, 5030 (a `publishAt` not later than now), 5003 (a repeat setting that is not a whole
     /// number ≥ 1, or an expiration missing or not later than the first firing, or given without `repeatEvery`).
-    public func publish(_ request: PushRequest) throws(BackendlessError) -> PublishResult {
+    package func publish(_ request: PushRequest) throws(BackendlessError) -> PublishResult {
         try checkFaults(.publish, [request.faultArguments])
         let now = clock.now
         if let at = request.publishAt, !(at > now) || !VirtualClock.accepts(at) { throw .invalidPublishDate }
@@ -40,48 +40,48 @@ extension BackendlessApp {
     }
 
     /// `push.message_status`: where a message stands; `unknown` for an id never issued.
-    public func messageStatus(_ messageID: String) throws(BackendlessError) -> MessageStatusReport {
+    package func messageStatus(_ messageID: String) throws(BackendlessError) -> MessageStatusReport {
         try checkFaults(.messageStatus, [.string(messageID)])
         return MessageStatusReport(messageID: messageID, status: schedule.messages[messageID]?.status ?? .unknown)
     }
 
     /// `push.cancel`: drops a scheduled message's remaining firings (5040 when there is no such message, it was
     /// cancelled already, or every firing has been delivered).
-    public func cancelMessage(_ messageID: String) throws(BackendlessError) {
+    package func cancelMessage(_ messageID: String) throws(BackendlessError) {
         try checkFaults(.cancelMessage, [.string(messageID)])
         guard schedule.cancel(messageID) else { throw .cannotCancelMessage }
     }
 
     /// The console's cancel (the dashboard): like `push.cancel` but no fault applies. False when the message is
     /// not scheduled.
-    public func cancelFromConsole(_ messageID: String) -> Bool {
+    package func cancelFromConsole(_ messageID: String) -> Bool {
         schedule.cancel(messageID)
     }
 
     /// Every scheduled message, soonest first: its id, channel, message and next firing (for the dashboard).
-    public var scheduledMessages: [(messageID: String, channel: String?, message: String, nextFiring: Double, repeatEvery: Double?)] {
+    package var scheduledMessages: [(messageID: String, channel: String?, message: String, nextFiring: Double, repeatEvery: Double?)] {
         schedule.scheduled.map { ($0.id, $0.message.channel, $0.message.message, $0.message.nextFiring ?? 0, $0.message.repeatEvery) }
     }
 
     /// How many messages the app remembers (each keeps its status).
-    public var messageCount: Int { schedule.messages.count }
+    package var messageCount: Int { schedule.messages.count }
 
     // MARK: Templates
 
     /// `push.templates.define` (console): defines or replaces a template.
-    public func definePushTemplate(_ template: PushTemplate) {
+    package func definePushTemplate(_ template: PushTemplate) {
         pushTemplates[template.name] = template
     }
 
     /// `push.templates`: the templates listed for an os (every one for `ALL` or nil), sorted by name.
-    public func listPushTemplates(os: String?) throws(BackendlessError) -> [PushTemplate] {
+    package func listPushTemplates(os: String?) throws(BackendlessError) -> [PushTemplate] {
         try checkFaults(.pushTemplates, [os.map(Value.string) ?? .null])
         return pushTemplates.values.filter { $0.isListed(for: os) }.sorted { $0.name < $1.name }
     }
 
     /// `push.with_template`: publishes a template's message now to its channel, limited to its os, with every
     /// `{var}` filled from `values` (24002 for an unknown name).
-    public func pushWithTemplate(_ name: String, values: [String: String]) throws(BackendlessError) -> PublishResult {
+    package func pushWithTemplate(_ name: String, values: [String: String]) throws(BackendlessError) -> PublishResult {
         try checkFaults(.pushWithTemplate, [.string(name), .object(values.mapValues(Value.string))])
         guard let template = pushTemplates[name] else { throw .unknownPushTemplate(name) }
         let headers = (template.headers ?? []).map { (name: $0.name, value: PushTemplate.fill($0.value, with: values)) }
@@ -103,13 +103,13 @@ extension BackendlessApp {
     }
 
     /// Every template, sorted by name (for the dashboard).
-    public var allPushTemplates: [PushTemplate] { pushTemplates.values.sorted { $0.name < $1.name } }
+    package var allPushTemplates: [PushTemplate] { pushTemplates.values.sorted { $0.name < $1.name } }
 
     // MARK: Email
 
     /// The email API (`POST messaging/email`): one `custom` email per recipient in the outbox. Answers the
     /// message id (its status is `published`).
-    public func sendEmail(subject: String, text: String?, html: String?, to recipients: [String]) throws(BackendlessError) -> String {
+    package func sendEmail(subject: String, text: String?, html: String?, to recipients: [String]) throws(BackendlessError) -> String {
         try checkFaults(.sendEmail, [
             .string(subject),
             .object(["textmessage": text.map(Value.string) ?? .null, "htmlmessage": html.map(Value.string) ?? .null]),
@@ -134,7 +134,7 @@ extension BackendlessApp {
     /// Moves the clock, delivering every firing due on the way in time order, each at its own time (the clock
     /// shows that time while it is delivered, so registrations expired by then receive nothing).
     @discardableResult
-    public func moveClock(to seconds: Double, allow: (_ pushes: Int) -> Bool) throws(ClockMoveStopped) -> Double? {
+    package func moveClock(to seconds: Double, allow: (_ pushes: Int) -> Bool) throws(ClockMoveStopped) -> Double? {
         guard VirtualClock.accepts(seconds) else { return nil }
         while let due = schedule.nextDue(upTo: seconds), let message = schedule.messages[due.id] {
             let recipients = recipients(of: message, at: due.time)

@@ -11,7 +11,7 @@ extension BackendlessApp {
     /// Registers a user (or converts a guest, when `objectId` or `id` names one). Checks run in the order of the
     /// error catalogue; the first that applies wins. Does not log in.
     /// - Parameter request: the properties as sent, in order; nil when the request had none at all.
-    public func register(_ request: consuming [Property]?) throws(BackendlessError) -> BackendlessUser {
+    package func register(_ request: consuming [Property]?) throws(BackendlessError) -> BackendlessUser {
         try checkFaults(.register, [request.map(Value.init(properties:)) ?? .null])
         let registration = try validate(consume request)
         if let existing = identityIndex[registration.identityKey], existing !== registration.guest {
@@ -148,7 +148,7 @@ extension BackendlessApp {
     /// Seeded users share one salted hash when the password template has no `%d`. No email is sent.
     /// - Returns: the number of users added.
     @discardableResult
-    public func seedUsers(count: Int, template: [Property], start: Int = 1, status: UserStatus = .enabled) throws(BackendlessError) -> Int {
+    package func seedUsers(count: Int, template: [Property], start: Int = 1, status: UserStatus = .enabled) throws(BackendlessError) -> Int {
         guard count > 0 else { return 0 }
         guard users.count + count <= capacity.maxUsers else { throw .full(capacity.maxUsers) }
         let expander = TemplateExpander(template)
@@ -219,7 +219,7 @@ extension BackendlessApp {
     }
 
     /// Logs in with the identity value and password; returns the session with its token.
-    public func login(identity: String?, password: String?) throws(BackendlessError) -> BackendlessSession {
+    package func login(identity: String?, password: String?) throws(BackendlessError) -> BackendlessSession {
         try checkFaults(.login, [Value(identity), Value(password)])
         guard settings.logins else { throw .loginsDisabled }
         guard let identity, !identity.isEmpty, let password, !password.isEmpty else { throw .emptyLogin }
@@ -260,7 +260,7 @@ extension BackendlessApp {
     }
 
     /// Ends the session of `token`.
-    public func logout(token: String) throws(BackendlessError) {
+    package func logout(token: String) throws(BackendlessError) {
         try checkFaults(.logout, [.string(token)])
         guard let id = Identifier128(parsing: token), let user = sessions.removeValue(forKey: id) else {
             throw .unknownToken(token)
@@ -269,19 +269,19 @@ extension BackendlessApp {
     }
 
     /// The user a session token belongs to.
-    public func user(forToken token: String) throws(BackendlessError) -> BackendlessUser {
+    package func user(forToken token: String) throws(BackendlessError) -> BackendlessUser {
         guard let id = Identifier128(parsing: token), let user = sessions[id] else { throw .unknownToken(token) }
         return user.snapshot
     }
 
     /// `users.is_valid_token`: whether a token is a live session; an injected fault fails it.
-    public func isValidToken(_ token: String) throws(BackendlessError) -> Bool {
+    package func isValidToken(_ token: String) throws(BackendlessError) -> Bool {
         try checkFaults(.isValidToken, [.string(token)])
         return (try? user(forToken: token)) != nil
     }
 
     /// Creates a guest account and logs it in.
-    public func guestLogin() throws(BackendlessError) -> BackendlessSession {
+    package func guestLogin() throws(BackendlessError) -> BackendlessSession {
         try checkFaults(.guestLogin, [])
         guard users.count < capacity.maxUsers else { throw .full(capacity.maxUsers) }
         let user = StoredUser(
@@ -297,7 +297,7 @@ extension BackendlessApp {
     /// Confirms a pending user's email with what the confirmation email carried: the whole link or its token
     /// (what clicking the link does), or the user's objectId. An unknown link answers 3092; other text that is not
     /// an objectId answers 1000 as an unknown objectId does.
-    public func confirmEmail(objectIDOrLink text: String) throws(BackendlessError) -> BackendlessUser {
+    package func confirmEmail(objectIDOrLink text: String) throws(BackendlessError) -> BackendlessUser {
         if !confirmationTokens.isEmpty, let id = confirmationTokens[Self.recoveryToken(in: text)] {
             return try confirmEmail(objectID: id.formatted())
         }
@@ -309,7 +309,7 @@ extension BackendlessApp {
     }
 
     /// Confirms a pending user's email by objectId.
-    public func confirmEmail(objectID: String) throws(BackendlessError) -> BackendlessUser {
+    package func confirmEmail(objectID: String) throws(BackendlessError) -> BackendlessUser {
         try checkFaults(.confirmEmail, [.string(objectID)])
         guard let id = Identifier128(parsing: objectID), let user = users[id] else { throw .unknownObjectID(objectID) }
         if user.status == .emailConfirmationPending {
@@ -320,7 +320,7 @@ extension BackendlessApp {
     }
 
     /// Confirms through the token of a confirmation link.
-    public func confirmEmail(linkToken: String) throws(BackendlessError) -> BackendlessUser {
+    package func confirmEmail(linkToken: String) throws(BackendlessError) -> BackendlessUser {
         guard let id = confirmationTokens[linkToken] else {
             throw .invalidConfirmationLink
         }
@@ -328,7 +328,7 @@ extension BackendlessApp {
     }
 
     /// Enables or disables an account, as the console does. Disabling ends the user's sessions.
-    public func setStatus(objectID: String, to status: UserStatus) throws(BackendlessError) -> BackendlessUser {
+    package func setStatus(objectID: String, to status: UserStatus) throws(BackendlessError) -> BackendlessUser {
         try checkFaults(.setStatus, [.string(objectID), .string(status.rawValue)])
         guard let id = Identifier128(parsing: objectID), let user = users[id] else { throw .unknownObjectID(objectID) }
         user.status = status
@@ -341,24 +341,24 @@ extension BackendlessApp {
     }
 
     /// The user with this identity value, or nil.
-    public func find(identity: String) -> BackendlessUser? {
+    package func find(identity: String) -> BackendlessUser? {
         guard let key = identityKey(.string(identity)) else { return nil }
         return identityIndex[key]?.snapshot
     }
 
     /// The user with this objectId, or nil (guests included).
-    public func user(objectID: String) -> BackendlessUser? {
+    package func user(objectID: String) -> BackendlessUser? {
         guard let id = Identifier128(parsing: objectID) else { return nil }
         return users[id]?.snapshot
     }
 
     /// Registered users, guests excluded.
-    public var userCount: Int { users.count - guestCount }
+    package var userCount: Int { users.count - guestCount }
     /// Device registrations held, expired ones included until they are swept.
-    public var registrationCount: Int { devices.heldCount }
+    package var registrationCount: Int { devices.heldCount }
 
     /// Every user (guests included), oldest first.
-    public var allUsers: [BackendlessUser] {
+    package var allUsers: [BackendlessUser] {
         users.values.sorted { $0.created != $1.created ? $0.created < $1.created : $0.objectID.high < $1.objectID.high }
             .map(\.snapshot)
     }

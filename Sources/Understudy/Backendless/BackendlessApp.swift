@@ -1,18 +1,18 @@
 /// An emulated Backendless application: users, sessions, email confirmation and push device registrations,
 /// with its own virtual clock, outbox and faults. Not thread-safe: one owner at a time.
-public final class BackendlessApp: EmulatedApp {
-    public var settings: BackendlessSettings {
+package final class BackendlessApp: EmulatedApp {
+    package var settings: BackendlessSettings {
         didSet {
             if settings.identity != oldValue.identity { rebuildIdentityIndex() }
         }
     }
     /// The virtual clock. It moves through `moveClock(to:allow:)`, which delivers the scheduled pushes on the way.
-    public internal(set) var clock = VirtualClock()
-    public var outbox = Outbox()
-    public var faults: FaultInjector
+    package internal(set) var clock = VirtualClock()
+    package var outbox = Outbox()
+    package var faults: FaultInjector
     /// Where confirmation links point (the HTTP server sets its own address).
-    public var linkBase = "http://127.0.0.1:8080"
-    public let capacity: Capacity
+    package var linkBase = "http://127.0.0.1:8080"
+    package let capacity: Capacity
 
     var random: SeededGenerator
     var users: [Identifier128: StoredUser] = [:]
@@ -29,7 +29,7 @@ public final class BackendlessApp: EmulatedApp {
     /// OAuth provider accounts and the users they registered (`BackendlessApp+OAuth.swift`).
     var oauth = OAuthDirectory()
     /// Push device registrations and channels.
-    public var devices: DeviceRegistry
+    package var devices: DeviceRegistry
     /// Published messages, their status and the firings to come (`BackendlessApp+ScheduledPush.swift`).
     var schedule = MessageSchedule()
     /// Push templates by name.
@@ -38,7 +38,7 @@ public final class BackendlessApp: EmulatedApp {
     var messageIDs: SeededGenerator
 
     /// A fresh app. `seed` decides every id, token and code it will hand out.
-    public init(settings: BackendlessSettings = BackendlessSettings(), seed: UInt64, capacity: Capacity = Capacity()) {
+    package init(settings: BackendlessSettings = BackendlessSettings(), seed: UInt64, capacity: Capacity = Capacity()) {
         self.settings = settings
         self.capacity = capacity
         let root = SeededGenerator(seed: seed)
@@ -72,7 +72,7 @@ public final class BackendlessApp: EmulatedApp {
 
     /// For an operation an adapter answers without a domain call (`isAnsweredByAdapter`): throws the error of the
     /// fault that applies to this call, if one does.
-    public func checkAdapterFaults(_ operation: BackendlessOperation, _ arguments: @autoclosure () -> [Value]) throws(BackendlessError) {
+    package func checkAdapterFaults(_ operation: BackendlessOperation, _ arguments: @autoclosure () -> [Value]) throws(BackendlessError) {
         try checkFaults(operation, arguments())
     }
 

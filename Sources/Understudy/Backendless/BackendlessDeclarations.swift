@@ -1,7 +1,7 @@
 /// The declaration of every Backendless operation: arguments by the contract's names, routes under
 /// `/{appId}/{apiKey}`, the order of checks (docs/errors.md) and the result. See `OperationDeclaration`.
 extension BackendlessOperation {
-    public var declaration: OperationDeclaration { Self.declared[self]! }
+    package var declaration: OperationDeclaration { Self.declared[self]! }
 
     private static let declared: [BackendlessOperation: OperationDeclaration] = Dictionary(
         uniqueKeysWithValues: allCases.map { ($0, $0.declare()) }

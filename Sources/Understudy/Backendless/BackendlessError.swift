@@ -1,20 +1,20 @@
 /// An error as Backendless answers it: a numeric code and the server's message.
-public struct BackendlessError: Error, Sendable, Hashable {
+package struct BackendlessError: Error, Sendable, Hashable {
     /// The Backendless error code, e.g. 3033.
-    public var code: Int
+    package var code: Int
     /// The server's wording, naming the property or value where there is one.
-    public var message: String
+    package var message: String
     /// The HTTP status the real service sends with it.
-    public var httpStatus: Int
+    package var httpStatus: Int
 
-    public init(code: Int, message: String, httpStatus: Int? = nil) {
+    package init(code: Int, message: String, httpStatus: Int? = nil) {
         self.code = code
         self.message = message
         self.httpStatus = httpStatus ?? Self.defaultStatus(for: code)
     }
 
     /// 401 for bad credentials and tokens, 403 for a disabled registration, 404 for unknown devices, else 400.
-    public static func defaultStatus(for code: Int) -> Int {
+    package static func defaultStatus(for code: Int) -> Int {
         switch code {
         case 3003, 3064: return 401
         case 3009: return 403
@@ -24,7 +24,7 @@ public struct BackendlessError: Error, Sendable, Hashable {
     }
 
     /// The catalogue's message for a code, used when a fault names only the code.
-    public static func catalogueMessage(for code: Int) -> String {
+    package static func catalogueMessage(for code: Int) -> String {
         switch code {
         case 1000: return "Entity with the specified ID cannot be found"
         case 2002: return "Unable to find application. Check application id and/or API key."
@@ -92,7 +92,7 @@ public struct BackendlessError: Error, Sendable, Hashable {
     static let unknownTokenText = (head: "Not existing user token", tail: "Relogin user to update your user token")
 
     /// The catalogue's error for `code`: its message and status.
-    public static func catalogue(_ code: Int) -> BackendlessError {
+    package static func catalogue(_ code: Int) -> BackendlessError {
         BackendlessError(code: code, message: catalogueMessage(for: code))
     }
 
@@ -159,7 +159,7 @@ public struct BackendlessError: Error, Sendable, Hashable {
     }
 
     /// Over HTTP, `PUT users/{objectId}` with a property whose value is an array or object (`kind`): 3024.
-    public static func unsupportedValue(_ property: String, kind: String) -> BackendlessError {
+    package static func unsupportedValue(_ property: String, kind: String) -> BackendlessError {
         updateFailed("property '\(property)' must be a string, number, boolean or null, got \(kind)")
     }
     /// 3024: an update the backend could not carry out, for the reason `detail` gives.
@@ -179,15 +179,15 @@ public struct BackendlessError: Error, Sendable, Hashable {
         code: 3092, message: "Unable to confirm email. The confirmation link is not valid."
     )
     /// 5005 over HTTP: a device registration body with a field of the wrong type, as `detail` says.
-    public static func wrongDeviceJSON(_ detail: String) -> BackendlessError {
+    package static func wrongDeviceJSON(_ detail: String) -> BackendlessError {
         BackendlessError(code: 5005, message: "Wrong json format for device registration: \(detail)")
     }
     /// 8002 over HTTP: a request the server could not read, as `detail` says.
-    public static func unparsableRequest(_ detail: String) -> BackendlessError {
+    package static func unparsableRequest(_ detail: String) -> BackendlessError {
         BackendlessError(code: 8002, message: "Could not parse request with message: \(detail)")
     }
 }
 
 extension BackendlessError: CustomStringConvertible {
-    public var description: String { "\(code): \(message)" }
+    package var description: String { "\(code): \(message)" }
 }

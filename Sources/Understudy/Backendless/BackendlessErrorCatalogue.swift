@@ -15,7 +15,7 @@ extension BackendlessError {
     /// `understudy run --codes` counts. Messages are the errors' own (`%s` where they name a value); the codes
     /// only HTTP answers are built by the HTTP routes, so their messages here are checked by running their curl
     /// examples.
-    public static let catalogueEntries: [ErrorCatalogue.Entry] = [
+    package static let catalogueEntries: [ErrorCatalogue.Entry] = [
         entry(unknownObjectID("%s"),
               when: "confirm_email or set_status with an unknown objectId; users.delete of an unknown one answers it with HTTP 404 and `Entity with ID %s not found`",
               [.confirmEmail, .setStatus, .deleteUser]),

@@ -1,7 +1,7 @@
 /// The console settings of a Backendless app that scenarios can flip at any time.
-public struct BackendlessSettings: Sendable, Equatable {
+package struct BackendlessSettings: Sendable, Equatable {
     /// What the multiple-login setting allows.
-    public enum MultipleLogins: Sendable, Equatable {
+    package enum MultipleLogins: Sendable, Equatable {
         /// Any number of sessions per user.
         case allow
         /// A second login fails (3002) while a session exists.
@@ -11,53 +11,53 @@ public struct BackendlessSettings: Sendable, Equatable {
     }
 
     /// A schema rule for a user property.
-    public struct PropertyRule: Sendable, Equatable {
-        public var required: Bool
-        public var maxLength: Int?
+    package struct PropertyRule: Sendable, Equatable {
+        package var required: Bool
+        package var maxLength: Int?
 
-        public init(required: Bool = false, maxLength: Int? = nil) {
+        package init(required: Bool = false, maxLength: Int? = nil) {
             self.required = required
             self.maxLength = maxLength
         }
     }
 
     /// The longest string a property holds without its own `max_length` (a Backendless STRING column).
-    public static let defaultMaxLength = 500
+    package static let defaultMaxLength = 500
 
     /// The user property marked as identity.
-    public var identity = "email"
+    package var identity = "email"
     /// The registration toggle.
-    public var registration = true
+    package var registration = true
     /// New users must confirm their email before logging in.
-    public var emailConfirmation = false
+    package var emailConfirmation = false
     /// Unknown properties are accepted (and become columns).
-    public var dynamicProperties = true
+    package var dynamicProperties = true
     /// Extra schema for user properties.
-    public var properties: [String: PropertyRule] = [:]
+    package var properties: [String: PropertyRule] = [:]
     /// The login toggle.
-    public var logins = true
+    package var logins = true
     /// Failed logins in a row before the account locks; 0 turns the lockout off.
-    public var lockoutAfter = 0
+    package var lockoutAfter = 0
     /// How long a lock lasts, in minutes of virtual time.
-    public var lockoutMinutes: Double = 30
-    public var multipleLogins: MultipleLogins = .allow
+    package var lockoutMinutes: Double = 30
+    package var multipleLogins: MultipleLogins = .allow
     /// The application id over HTTP.
-    public var appID = "UNDERSTUDY-APP"
+    package var appID = "UNDERSTUDY-APP"
     /// The REST API key over HTTP.
-    public var apiKey = "UNDERSTUDY-REST-KEY"
+    package var apiKey = "UNDERSTUDY-REST-KEY"
     /// What `restore_password` emails: a link to the change-password page, a temporary password, or nothing (3101).
-    public var passwordRecovery: PasswordRecovery = .link
+    package var passwordRecovery: PasswordRecovery = .link
 
-    public init() {}
+    package init() {}
 
     /// Every setting name, in the order documentation lists them.
-    public static let names = [
+    package static let names = [
         "identity", "registration", "email_confirmation", "dynamic_properties", "properties", "logins",
         "lockout_after", "lockout_minutes", "multiple_logins", "app_id", "api_key", "password_recovery",
     ]
 
     /// The setting's current value, or nil for an unknown name.
-    public func value(of name: String) -> Value? {
+    package func value(of name: String) -> Value? {
         switch name {
         case "identity": return .string(identity)
         case "registration": return .bool(registration)
@@ -88,7 +88,7 @@ public struct BackendlessSettings: Sendable, Equatable {
     }
 
     /// Changes one setting from a dynamic value.
-    public mutating func set(_ name: String, to value: Value) throws(SettingError) {
+    package mutating func set(_ name: String, to value: Value) throws(SettingError) {
         switch name {
         case "identity": identity = try value.nonEmptyString(for: name)
         case "registration": registration = try value.boolean(for: name)
@@ -145,20 +145,20 @@ public struct BackendlessSettings: Sendable, Equatable {
 }
 
 /// A setting was given a value of the wrong kind, or does not exist.
-public struct SettingError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct SettingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The setting's name as given.
-    public var setting: String
+    package var setting: String
     /// True when the flavour has no setting of that name (rather than a wrong value for one it has).
-    public var isUnknown: Bool
-    public var description: String
+    package var isUnknown: Bool
+    package var description: String
 
-    public init(setting: String, expected: String, got value: Value) {
+    package init(setting: String, expected: String, got value: Value) {
         self.setting = setting
         isUnknown = false
         description = "setting '\(setting)' must be \(expected), got \(value.kindName)"
     }
 
-    public init(unknown setting: String, known: [String]) {
+    package init(unknown setting: String, known: [String]) {
         self.setting = setting
         isUnknown = true
         description = "unknown setting '\(setting)' (known settings: \(known.joined(separator: ", ")))"

@@ -1,5 +1,5 @@
 /// The status of a Backendless user account.
-public enum UserStatus: String, Sendable, Hashable {
+package enum UserStatus: String, Sendable, Hashable {
     case enabled = "ENABLED"
     case disabled = "DISABLED"
     case emailConfirmationPending = "EMAIL_CONFIRMATION_PENDING"
@@ -7,35 +7,35 @@ public enum UserStatus: String, Sendable, Hashable {
 }
 
 /// A user as Backendless returns it: every stored property except the password, plus the system fields.
-public struct BackendlessUser: Sendable, Hashable {
+package struct BackendlessUser: Sendable, Hashable {
     /// The objectId as its 128 bits (`objectID` is its text).
-    public var identifier: Identifier128
+    package var identifier: Identifier128
     /// The stored properties, in registration order (never the password).
-    public var properties: [Property]
-    public var status: UserStatus
+    package var properties: [Property]
+    package var status: UserStatus
     /// Milliseconds since the epoch on the virtual clock.
-    public var created: Int64
-    public var updated: Int64?
-    public var lastLogin: Int64?
+    package var created: Int64
+    package var updated: Int64?
+    package var lastLogin: Int64?
     /// `"BACKENDLESS"` for a user who signed up with a password (and for guests); for a user registered by a
     /// first OAuth login, the provider's code in lower case (`"facebook"`). Such a social user has no password.
-    public var socialAccount: String
+    package var socialAccount: String
 
     /// The `socialAccount` of users who did not come through an OAuth provider.
-    public static let backendlessAccount = "BACKENDLESS"
+    package static let backendlessAccount = "BACKENDLESS"
 
     /// True for a user registered through an OAuth provider: no password, a fixed identity.
-    public var isSocial: Bool { socialAccount != Self.backendlessAccount }
+    package var isSocial: Bool { socialAccount != Self.backendlessAccount }
 
     /// The objectId, `6EAFFE12-B424-8C51-FFB0-FE99548CAA00`. Spelled out on each use: presenting a user from Lua
     /// pushes `identifier`'s text without making a string.
-    public var objectID: String { identifier.formatted() }
+    package var objectID: String { identifier.formatted() }
 }
 
 /// A logged-in session.
-public struct BackendlessSession: Sendable, Hashable {
-    public var user: BackendlessUser
-    public var token: String
+package struct BackendlessSession: Sendable, Hashable {
+    package var user: BackendlessUser
+    package var token: String
 }
 
 /// A user as the backend stores it.

@@ -1,20 +1,20 @@
 /// What an OAuth provider answers for one access token, as a scenario defines it with `app.oauth.account`: the
 /// provider stands in for Facebook, Google, Twitter or any provider an app's SDK names by its code.
-public struct OAuthAccount: Sendable, Hashable {
+package struct OAuthAccount: Sendable, Hashable {
     /// The provider code, lower-cased (`"googleplus"`): codes are compared without case.
-    public var provider: String
+    package var provider: String
     /// The access token the provider accepts.
-    public var token: String
+    package var token: String
     /// The OAuth1 token secret, when the account needs one at login.
-    public var secret: String?
+    package var secret: String?
     /// The profile the provider returns: `id` (the provider's user id) and any fields, in the order given.
-    public var profile: [Property]
+    package var profile: [Property]
 
     /// The provider's user id (`profile.id`): with the provider, it names the provider account.
-    public var profileID: String { profile[named: "id"]?.stringValue ?? "" }
+    package var profileID: String { profile[named: "id"]?.stringValue ?? "" }
 
     /// An account; `provider` is lower-cased here. Check it with `problem` before defining it.
-    public init(provider: String, token: String, secret: String? = nil, profile: [Property]) {
+    package init(provider: String, token: String, secret: String? = nil, profile: [Property]) {
         self.provider = provider.lowercasedIfNeeded()
         self.token = token
         self.secret = secret
@@ -22,7 +22,7 @@ public struct OAuthAccount: Sendable, Hashable {
     }
 
     /// What is wrong with the account as given, in words naming the field; nil when it can be defined.
-    public var problem: String? {
+    package var problem: String? {
         if provider.isEmpty { return "provider must be a non-empty string" }
         if token.isEmpty { return "token must be a non-empty string" }
         if let secret, secret.isEmpty { return "secret must be a non-empty string when given" }
@@ -37,11 +37,11 @@ public struct OAuthAccount: Sendable, Hashable {
 }
 
 /// How one login maps the provider's profile onto the Backendless user: profile field → user property.
-public struct OAuthFieldMapping: Sendable, Hashable {
-    public var profileField: String
-    public var property: String
+package struct OAuthFieldMapping: Sendable, Hashable {
+    package var profileField: String
+    package var property: String
 
-    public init(_ profileField: String, to property: String) {
+    package init(_ profileField: String, to property: String) {
         self.profileField = profileField
         self.property = property
     }
@@ -49,13 +49,13 @@ public struct OAuthFieldMapping: Sendable, Hashable {
 
 /// The options of `users.login_oauth`: `fields_mapping`, `guest` (a guest's objectId to convert) and `secret`
 /// (the OAuth1 token secret).
-public struct OAuthLoginOptions: Sendable, Hashable {
+package struct OAuthLoginOptions: Sendable, Hashable {
     /// In the order they apply: when two map onto the same property, the first wins.
-    public var fieldsMapping: [OAuthFieldMapping]
-    public var guest: String?
-    public var secret: String?
+    package var fieldsMapping: [OAuthFieldMapping]
+    package var guest: String?
+    package var secret: String?
 
-    public init(fieldsMapping: [OAuthFieldMapping] = [], guest: String? = nil, secret: String? = nil) {
+    package init(fieldsMapping: [OAuthFieldMapping] = [], guest: String? = nil, secret: String? = nil) {
         self.fieldsMapping = fieldsMapping
         self.guest = guest
         self.secret = secret

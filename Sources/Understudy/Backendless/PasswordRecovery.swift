@@ -1,6 +1,6 @@
 /// What a Backendless app does when a user asks to recover a password (`settings.password_recovery`): the
 /// console's choice between the "password recovery" and "password recovery by link" email templates.
-public enum PasswordRecovery: String, Sendable, Hashable, CaseIterable {
+package enum PasswordRecovery: String, Sendable, Hashable, CaseIterable {
     /// The email carries a link to a change-password page; the old password works until the link is used.
     case link
     /// The email carries a new system-generated password, which replaces the old one at once.
@@ -9,7 +9,7 @@ public enum PasswordRecovery: String, Sendable, Hashable, CaseIterable {
     case off
 
     /// The setting as scenarios see it: `"link"`, `"temporary"` or `false`.
-    public var value: Value {
+    package var value: Value {
         switch self {
         case .link: return .string("link")
         case .temporary: return .string("temporary")
@@ -18,7 +18,7 @@ public enum PasswordRecovery: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Reads the setting from `"link"`, `"temporary"` or `false`.
-    public init(_ value: Value) throws(SettingError) {
+    package init(_ value: Value) throws(SettingError) {
         switch value {
         case .string("link"): self = .link
         case .string("temporary"): self = .temporary

@@ -3,7 +3,7 @@
 extension BackendlessApp {
     /// A page of users (guests included), with their open sessions. Drops users no longer stored (deleted) from
     /// the registration order first.
-    public func userPage(_ query: UserQuery) -> UserPage<BackendlessUser> {
+    package func userPage(_ query: UserQuery) -> UserPage<BackendlessUser> {
         if registrationOrder.count != users.count {
             registrationOrder.removeAll { users[$0.objectID] !== $0 }
         }
@@ -24,7 +24,7 @@ extension BackendlessApp {
 
 extension BackendlessApp {
     /// How many sessions (user tokens) are open for the user; 0 for an unknown objectId.
-    public func openSessions(objectID: String) -> Int {
+    package func openSessions(objectID: String) -> Int {
         guard let id = Identifier128(parsing: objectID) else { return 0 }
         return users[id]?.sessions.count ?? 0
     }

@@ -2,7 +2,7 @@
 /// username, email address and phone number (current or pending), and the codes waiting for verification.
 extension KiiApp {
     /// A page of users with their open sessions (access tokens).
-    public func userPage(_ query: UserQuery) -> UserPage<KiiUser> {
+    package func userPage(_ query: UserQuery) -> UserPage<KiiUser> {
         var sessionCounts: [ObjectIdentifier: Int] = [:]
         for user in sessions.values { sessionCounts[ObjectIdentifier(user), default: 0] += 1 }
         return UserPage.collect(
@@ -20,7 +20,7 @@ extension KiiApp {
 
     /// The code that would verify the user's email address (`email`) or phone number (`phone`) now, or nil when
     /// nothing waits for verification: what the user would read in the latest email or SMS.
-    public func pendingVerificationCode(userID: String, email: Bool) -> String? {
+    package func pendingVerificationCode(userID: String, email: Bool) -> String? {
         guard let user = try? storedUser(userID) else { return nil }
         if email { return user.email.awaitingVerification == nil ? nil : user.email.code }
         return user.phone.awaitingVerification == nil ? nil : user.phone.code
@@ -29,7 +29,7 @@ extension KiiApp {
 
 extension KiiApp {
     /// How many access tokens are open for the user; 0 for an unknown userID.
-    public func openSessions(userID: String) -> Int {
+    package func openSessions(userID: String) -> Int {
         guard let user = try? storedUser(userID) else { return 0 }
         return sessions.values.reduce(0) { $0 + ($1 === user ? 1 : 0) }
     }

@@ -1,16 +1,16 @@
 /// Which users a console lists: a window of the app's users in registration order (newest first by default),
 /// optionally only those whose identifiers contain a text.
-public struct UserQuery: Sendable, Hashable {
+package struct UserQuery: Sendable, Hashable {
     /// How many matching users to skip.
-    public var offset: Int
+    package var offset: Int
     /// The most users on the page.
-    public var limit: Int
+    package var limit: Int
     /// Text an identifier must contain, ignoring ASCII case; nil or empty lists every user.
-    public var search: String?
+    package var search: String?
     /// Newest registrations first (the default) or oldest first.
-    public var newestFirst: Bool
+    package var newestFirst: Bool
 
-    public init(offset: Int = 0, limit: Int = 50, search: String? = nil, newestFirst: Bool = true) {
+    package init(offset: Int = 0, limit: Int = 50, search: String? = nil, newestFirst: Bool = true) {
         self.offset = max(0, offset)
         self.limit = max(0, limit)
         self.search = search
@@ -26,18 +26,18 @@ public struct UserQuery: Sendable, Hashable {
 
 /// One page of users, found without copying every user: a page costs its own size when there is no search, and
 /// a search stops once it has found the page and one more match.
-public struct UserPage<User: Sendable>: Sendable {
+package struct UserPage<User: Sendable>: Sendable {
     /// A user on the page with the number of sessions (tokens) open for it.
-    public struct Entry: Sendable {
-        public var user: User
-        public var openSessions: Int
+    package struct Entry: Sendable {
+        package var user: User
+        package var openSessions: Int
     }
 
-    public var entries: [Entry]
+    package var entries: [Entry]
     /// How many users match: exact without a search; nil when a search stopped early.
-    public var total: Int?
+    package var total: Int?
     /// True when users after this page match.
-    public var hasMore: Bool
+    package var hasMore: Bool
 
     /// Walks `order` (registration order, skipping entries `isLive` rejects) and keeps the page `query` asks for.
     static func collect<Stored>(

@@ -1,7 +1,7 @@
 /// What every emulated backend has, whatever its flavour: an app id, settings by name, a virtual clock, an
 /// outbox and faults. Adapters (the Lua bindings, the HTTP routes) reach a flavour's own calls through
 /// `flavoured`, an exhaustive switch, never a downcast.
-public protocol EmulatedApp: AnyObject {
+package protocol EmulatedApp: AnyObject {
     /// The operations `faults.inject` accepts for this flavour, and that the journal records.
     associatedtype Operations: Operation
     /// The flavour's console settings.
@@ -45,7 +45,7 @@ public protocol EmulatedApp: AnyObject {
 
 /// A flavour's console settings, readable and writable by the names scenarios use (`registration`,
 /// `email_verification`, ...).
-public protocol NamedSettings: Sendable {
+package protocol NamedSettings: Sendable {
     /// Every setting's name, in the order the documentation lists them.
     static var names: [String] { get }
     /// A setting's value by name; nil for a name the flavour does not have.
@@ -59,15 +59,15 @@ extension KiiSettings: NamedSettings {}
 
 /// A clock move stopped before its end because `allow` refused a firing: the clock shows `time`, the last firing
 /// done (or where it was).
-public struct ClockMoveStopped: Error, Sendable {
-    public var time: Double
-    public init(time: Double) { self.time = time }
+package struct ClockMoveStopped: Error, Sendable {
+    package var time: Double
+    package init(time: Double) { self.time = time }
 }
 
 extension EmulatedApp {
     /// Moves the clock with no limit on the work done on the way.
     @discardableResult
-    public func moveClock(to seconds: Double) -> Double? {
+    package func moveClock(to seconds: Double) -> Double? {
         do {
             return try moveClock(to: seconds, allow: { _ in true })
         } catch {
@@ -76,25 +76,25 @@ extension EmulatedApp {
     }
 
     /// The flavour of this app.
-    public var flavour: Flavour { Operations.flavour }
+    package var flavour: Flavour { Operations.flavour }
 
     /// The operation names `faults.inject` accepts for this flavour.
-    public static var operations: [String] { Operations.names }
+    package static var operations: [String] { Operations.names }
 
     /// Whether this app has an operation of that name.
-    public func knows(operation name: String) -> Bool { Operations(rawValue: name) != nil }
+    package func knows(operation name: String) -> Bool { Operations(rawValue: name) != nil }
 
     /// Every setting's name, in the order the documentation lists them.
-    public static var settingNames: [String] { Settings.names }
+    package static var settingNames: [String] { Settings.names }
 
     /// A setting's value by name; nil for a name the flavour does not have.
-    public func setting(_ name: String) -> Value? { settings.value(of: name) }
+    package func setting(_ name: String) -> Value? { settings.value(of: name) }
 
     /// Changes a setting by name; the value is checked as `app.settings.NAME = value` checks it.
-    public func changeSetting(_ name: String, to value: Value) throws(SettingError) { try settings.set(name, to: value) }
+    package func changeSetting(_ name: String, to value: Value) throws(SettingError) { try settings.set(name, to: value) }
 
     /// Changes several settings, all or nothing: the first bad one throws and nothing changes.
-    public func changeSettings(_ changes: [(name: String, value: Value)]) throws(SettingError) {
+    package func changeSettings(_ changes: [(name: String, value: Value)]) throws(SettingError) {
         var changed = settings
         for change in changes { try changed.set(change.name, to: change.value) }
         settings = changed
@@ -102,41 +102,41 @@ extension EmulatedApp {
 }
 
 /// An app as its flavour's own type: what an adapter switches over to reach flavour-only calls.
-public enum FlavouredApp {
+package enum FlavouredApp {
     case backendless(BackendlessApp)
     case kii(KiiApp)
 }
 
 extension BackendlessApp {
-    public typealias Operations = BackendlessOperation
-    public var flavoured: FlavouredApp { .backendless(self) }
-    public var appID: String { settings.appID }
-    public var keys: [(name: String, value: String)] { [("api_key", settings.apiKey)] }
-    public var restPath: String { "/\(settings.appID)/\(settings.apiKey)" }
+    package typealias Operations = BackendlessOperation
+    package var flavoured: FlavouredApp { .backendless(self) }
+    package var appID: String { settings.appID }
+    package var keys: [(name: String, value: String)] { [("api_key", settings.apiKey)] }
+    package var restPath: String { "/\(settings.appID)/\(settings.apiKey)" }
 }
 
 extension KiiApp {
-    public typealias Operations = KiiOperation
-    public var flavoured: FlavouredApp { .kii(self) }
-    public var appID: String { settings.appID }
-    public var keys: [(name: String, value: String)] { [("app_key", settings.appKey)] }
-    public var restPath: String { "/api/apps/\(settings.appID)" }
+    package typealias Operations = KiiOperation
+    package var flavoured: FlavouredApp { .kii(self) }
+    package var appID: String { settings.appID }
+    package var keys: [(name: String, value: String)] { [("app_key", settings.appKey)] }
+    package var restPath: String { "/api/apps/\(settings.appID)" }
 
     /// Nothing in a Kii app waits for the clock: it just moves.
     @discardableResult
-    public func moveClock(to seconds: Double, allow: (_ pushes: Int) -> Bool) throws(ClockMoveStopped) -> Double? {
+    package func moveClock(to seconds: Double, allow: (_ pushes: Int) -> Bool) throws(ClockMoveStopped) -> Double? {
         clock.set(to: seconds)
     }
 }
 
 /// How large the emulator lets one backend grow, so a runaway script cannot exhaust the machine.
-public struct Capacity: Sendable {
+package struct Capacity: Sendable {
     /// The most users (and guests) one backend stores.
-    public var maxUsers: Int
+    package var maxUsers: Int
     /// The most device registrations one backend stores.
-    public var maxDevices: Int
+    package var maxDevices: Int
 
-    public init(maxUsers: Int = 5_000_000, maxDevices: Int = 5_000_000) {
+    package init(maxUsers: Int = 5_000_000, maxDevices: Int = 5_000_000) {
         self.maxUsers = maxUsers
         self.maxDevices = maxDevices
     }

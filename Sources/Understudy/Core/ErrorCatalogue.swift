@@ -1,9 +1,9 @@
 /// Every error code a flavour answers, with what the docs say about it: the single source of `understudy
 /// explain`, of the `--codes` coverage table and of the code tables the docs are checked against.
 /// Tests keep it true to the error types: every code the errors' factories make is catalogued with the same status.
-public enum ErrorCatalogue {
+package enum ErrorCatalogue {
     /// How a scenario can make a code appear.
-    public enum Reach: String, Sendable, Hashable {
+    package enum Reach: String, Sendable, Hashable {
         /// A real trigger in Lua: a call with the right arguments and settings answers it.
         case lua
         /// In Lua only through `app.faults.inject` (the real service's internal failures).
@@ -13,25 +13,25 @@ public enum ErrorCatalogue {
     }
 
     /// One catalogued code.
-    public struct Entry: Sendable, Hashable {
-        public var flavour: Flavour
+    package struct Entry: Sendable, Hashable {
+        package var flavour: Flavour
         /// The code as scenarios compare it: a Backendless number as text (`"3033"`) or a Kii `errorCode`.
-        public var code: String
+        package var code: String
         /// The HTTP status `understudy serve` answers with.
-        public var status: Int
+        package var status: Int
         /// The message; `%s` stands for the property or value it names.
-        public var message: String
+        package var message: String
         /// When it is answered.
-        public var when: String
+        package var when: String
         /// The operations (contract names, `users.register`) that answer it; empty for HTTP-only codes.
-        public var operations: [String]
+        package var operations: [String]
         /// The settings that decide it (`registration`, `email_verification`, ...).
-        public var settings: [String]
-        public var reach: Reach
+        package var settings: [String]
+        package var reach: Reach
         /// The contract version that names it: 1 (`lua-api.md`, `errors.md`) or 2 (`lifecycle.md`).
-        public var version: Int
+        package var version: Int
 
-        public init(
+        package init(
             _ flavour: Flavour, _ code: String, status: Int, message: String, when: String, operations: [String] = [],
             settings: [String] = [], reach: Reach = .lua, version: Int = 1
         ) {
@@ -47,7 +47,7 @@ public enum ErrorCatalogue {
         }
 
         /// Whether `message` is this entry's message with each `%s` standing for any text (the value it names).
-        public func matches(message: String) -> Bool {
+        package func matches(message: String) -> Bool {
             let parts = self.message.split(separator: "%s", omittingEmptySubsequences: false).map(String.init)
             guard parts.count > 1 else { return message == self.message }
             guard message.hasPrefix(parts[0]), message.hasSuffix(parts[parts.count - 1]),
@@ -62,11 +62,11 @@ public enum ErrorCatalogue {
         }
 
         /// A Backendless code as its number; nil for Kii codes.
-        public var number: Int? { flavour == .backendless ? Int(code) : nil }
+        package var number: Int? { flavour == .backendless ? Int(code) : nil }
     }
 
     /// Every catalogued code of a flavour, in the docs' order.
-    public static func entries(of flavour: Flavour) -> [Entry] {
+    package static func entries(of flavour: Flavour) -> [Entry] {
         switch flavour {
         case .backendless: return BackendlessError.catalogueEntries + BackendlessError.scheduledPushEntries
         case .kii: return KiiError.catalogueEntries
@@ -74,11 +74,11 @@ public enum ErrorCatalogue {
     }
 
     /// Every catalogued code of both flavours.
-    public static var all: [Entry] { Flavour.allCases.flatMap(entries(of:)) }
+    package static var all: [Entry] { Flavour.allCases.flatMap(entries(of:)) }
 
     /// The entries whose code is `code` (a Backendless number such as `3033` or a Kii code such as
     /// `USER_ALREADY_EXISTS`, case-insensitively for Kii), in one flavour or in both.
-    public static func lookup(_ code: String, flavour: Flavour? = nil) -> [Entry] {
+    package static func lookup(_ code: String, flavour: Flavour? = nil) -> [Entry] {
         let flavours = flavour.map { [$0] } ?? Flavour.allCases
         return flavours.flatMap(entries(of:)).filter { entry in
             entry.flavour == .backendless ? entry.code == code : entry.code.lowercased() == code.lowercased()
@@ -88,7 +88,7 @@ public enum ErrorCatalogue {
     /// The order in which an operation's checks run: the first that applies decides the code (`fault` first).
     /// Taken from the operations' declarations (`OperationDeclaration.checks`); operations whose only check is a
     /// fault are left out.
-    public static func checkOrder(of flavour: Flavour) -> [String: [String]] {
+    package static func checkOrder(of flavour: Flavour) -> [String: [String]] {
         var orders: [String: [String]] = [:]
         for declaration in declarations(of: flavour) where declaration.checks != [.fault] {
             orders[declaration.name] = declaration.checkNames
@@ -97,7 +97,7 @@ public enum ErrorCatalogue {
     }
 
     /// Every operation's declaration of one flavour.
-    public static func declarations(of flavour: Flavour) -> [OperationDeclaration] {
+    package static func declarations(of flavour: Flavour) -> [OperationDeclaration] {
         switch flavour {
         case .backendless: return BackendlessOperation.declarations
         case .kii: return KiiOperation.declarations

@@ -1,13 +1,13 @@
 /// The fields of a fault as a scenario (`app.faults.inject{...}`) or an HTTP client (`POST /_understudy/faults`)
 /// describes it, checked by one set of rules with one set of messages. The adapters only turn a Lua table or a
 /// JSON object into `[String: Value]`; a `when` predicate is theirs to add (it is a Lua function).
-public enum FaultSpec {
+package enum FaultSpec {
     /// The fields a fault may have, besides `when` (a Lua predicate) and, over HTTP, `app`.
-    public static let fieldNames = ["op", "code", "message", "status", "times", "probability", "delay_ms", "drop"]
+    package static let fieldNames = ["op", "code", "message", "status", "times", "probability", "delay_ms", "drop"]
 
     /// The fault the fields describe, for an app of `App`'s flavour. An absent field (or JSON null) takes its
     /// default: `times` unlimited, `probability` 1, no delay, no drop.
-    public static func fault<App: EmulatedApp>(from fields: [String: Value], for app: App) throws(FaultSpecError) -> Fault {
+    package static func fault<App: EmulatedApp>(from fields: [String: Value], for app: App) throws(FaultSpecError) -> Fault {
         func value(_ name: String) -> Value? {
             guard let found = fields[name], found != .null else { return nil }
             return found
@@ -90,7 +90,7 @@ public enum FaultSpec {
 
     /// Whether a code has the form a flavour's codes have (a Kii errorCode is not a number), for picking the app
     /// a fault without an `app` goes to.
-    public static func looksLike(_ flavour: Flavour, code: Value?) -> Bool? {
+    package static func looksLike(_ flavour: Flavour, code: Value?) -> Bool? {
         switch code {
         case .string(let text)?: return (Int(text) == nil) == (flavour == .kii)
         case .int?, .double?: return flavour == .backendless
@@ -100,11 +100,11 @@ public enum FaultSpec {
 }
 
 /// Why a fault's fields cannot be injected; the message names the field.
-public struct FaultSpecError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+package struct FaultSpecError: Error, Sendable, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
 
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 }

@@ -1,37 +1,37 @@
 /// The error an injected fault answers with: a Backendless number or a Kii error code.
-public enum FaultCode: Sendable, Hashable {
+package enum FaultCode: Sendable, Hashable {
     case number(Int)
     case text(String)
 }
 
 /// A rule that makes matching calls of one operation fail on purpose.
-public struct Fault {
+package struct Fault {
     /// Decides from the call's arguments whether the fault applies (a Lua `when` predicate, for instance).
-    public typealias Condition = (FaultArguments) -> Bool
+    package typealias Condition = (FaultArguments) -> Bool
 
     /// Stable id, for `hits`, `remove` and listing.
-    public let id: Int
+    package let id: Int
     /// The operation name, such as `users.register`.
-    public let operation: String
+    package let operation: String
     /// The error it answers with; nil for a fault that only delays the reply or drops the connection (over HTTP)
     /// and lets the call go through.
-    public var code: FaultCode?
-    public var message: String?
+    package var code: FaultCode?
+    package var message: String?
     /// The HTTP status to answer with (Kii errors; Backendless over HTTP).
-    public var status: Int?
+    package var status: Int?
     /// How many more times it fires; nil for no limit.
-    public var remaining: Int?
+    package var remaining: Int?
     /// The chance, from 0 to 1, that a matching call fails (drawn from the seeded generator).
-    public var probability: Double
-    public var condition: Condition?
+    package var probability: Double
+    package var condition: Condition?
     /// Extra delay before an HTTP reply, in milliseconds.
-    public var delayMilliseconds: Int
+    package var delayMilliseconds: Int
     /// Over HTTP: close the connection without a reply.
-    public var dropConnection: Bool
+    package var dropConnection: Bool
     /// How many calls it has failed so far.
-    public internal(set) var hits: Int = 0
+    package internal(set) var hits: Int = 0
 
-    public init(
+    package init(
         operation: String, code: FaultCode?, message: String? = nil, status: Int? = nil, times: Int? = nil,
         probability: Double = 1, condition: Condition? = nil, delayMilliseconds: Int = 0, dropConnection: Bool = false
     ) {
@@ -62,8 +62,8 @@ public struct Fault {
 }
 
 /// The faults injected into one backend, and the bookkeeping of how often each fired.
-public struct FaultInjector {
-    public private(set) var active: [Fault] = []
+package struct FaultInjector {
+    package private(set) var active: [Fault] = []
     private var finishedHits: [Int: Int] = [:]
     private var nextID = 1
     /// The faults whose `when` predicate is running: calls made by a predicate are not subject to its own fault.
@@ -71,15 +71,15 @@ public struct FaultInjector {
     private var random: SeededGenerator
     /// The fault that fired last, for the HTTP server's latency and dropped connections. Set it to nil before a
     /// call to see whether that call fired one.
-    public var lastFired: Fault?
+    package var lastFired: Fault?
 
-    public init(random: SeededGenerator) {
+    package init(random: SeededGenerator) {
         self.random = random
     }
 
     /// Adds a fault. Returns its id.
     @discardableResult
-    public mutating func inject(_ fault: Fault) -> Int {
+    package mutating func inject(_ fault: Fault) -> Int {
         let id = nextID
         nextID += 1
         if fault.remaining == 0 {
@@ -91,19 +91,19 @@ public struct FaultInjector {
     }
 
     /// How often the fault fired, also after it was used up or removed. Nil for an unknown id.
-    public func hits(of id: Int) -> Int? {
+    package func hits(of id: Int) -> Int? {
         if let fault = active.first(where: { $0.id == id }) { return fault.hits }
         return finishedHits[id]
     }
 
     /// The fault with this id while it is active.
-    public func fault(id: Int) -> Fault? {
+    package func fault(id: Int) -> Fault? {
         active.first { $0.id == id }
     }
 
     /// Removes a fault. Returns false when it was not active.
     @discardableResult
-    public mutating func remove(id: Int) -> Bool {
+    package mutating func remove(id: Int) -> Bool {
         guard let index = active.firstIndex(where: { $0.id == id }) else { return false }
         finishedHits[id] = active[index].hits
         active.remove(at: index)
@@ -111,7 +111,7 @@ public struct FaultInjector {
     }
 
     /// Removes every fault.
-    public mutating func clear() {
+    package mutating func clear() {
         for fault in active { finishedHits[fault.id] = fault.hits }
         active.removeAll()
     }
@@ -119,7 +119,7 @@ public struct FaultInjector {
     /// Counts a hit of the fault with this id, which a call of its operation matched (its `when` predicate, if
     /// any, said yes): draws its probability, counts down `times`, and records it as `lastFired`. Returns the
     /// fault when it fires, nil when the draw spared the call or the fault is gone (its predicate removed it).
-    public mutating func fire(_ id: Int) -> Fault? {
+    package mutating func fire(_ id: Int) -> Fault? {
         guard let index = active.firstIndex(where: { $0.id == id }) else { return nil }
         if active[index].probability < 1 {
             let draw = Double(random.next() >> 11) * 0x1p-53
@@ -147,7 +147,7 @@ extension EmulatedApp {
     /// or, when no error fault applies, the delay and drop alone. A `when` predicate runs
     /// while the app's faults are not being changed, so it may read `hits`, inject or remove faults, and call
     /// the app; the calls it makes are not subject to its own fault (no endless recursion).
-    public func triggerFault(_ operation: String, arguments: @autoclosure () -> FaultArguments) -> Fault? {
+    package func triggerFault(_ operation: String, arguments: @autoclosure () -> FaultArguments) -> Fault? {
         let candidates = faults.active  // a copy: what predicates do to the faults does not disturb this loop
         if candidates.isEmpty { return nil }
         var lazyArguments: FaultArguments?

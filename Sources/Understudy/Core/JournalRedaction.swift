@@ -1,11 +1,11 @@
 /// Passwords never reach the request journal (over HTTP, on the dashboard, in Lua): the values of fields whose
 /// name holds "password" (`password`, `newPassword`, `new_password`) or that confirm one (the recovery page's
 /// `confirm`) are replaced by `[redacted]` in JSON bodies, forms, queries and replies.
-public enum JournalRedaction {
-    public static let placeholder = "[redacted]"
+package enum JournalRedaction {
+    package static let placeholder = "[redacted]"
 
     /// Whether a field of this name holds a password.
-    public static func isSecret(_ name: String) -> Bool {
+    package static func isSecret(_ name: String) -> Bool {
         // Byte searches: String.contains compares Characters, tens of thousands of instructions a call, and
         // every journaled request asks several times. Only ASCII letters lower-case to these words' letters.
         contains(name, "password", ignoringCase: true) || (name.utf8.count == 7 && contains(name, "confirm", ignoringCase: true))
@@ -43,7 +43,7 @@ public enum JournalRedaction {
     }
 
     /// The entry with its secrets replaced.
-    public static func redact(_ entry: JournalEntry) -> JournalEntry {
+    package static func redact(_ entry: JournalEntry) -> JournalEntry {
         var entry = entry
         if mayHoldSecret(entry.query) { entry.query = redactForm(entry.query) }
         if mayHoldSecret(entry.body) {
@@ -58,7 +58,7 @@ public enum JournalRedaction {
     }
 
     /// A JSON value with its secret fields replaced.
-    public static func redact(_ value: Value) -> Value {
+    package static func redact(_ value: Value) -> Value {
         switch value {
         case .object(let members):
             var redacted: [String: Value] = [:]
@@ -73,7 +73,7 @@ public enum JournalRedaction {
     }
 
     /// `a=1&password=x` → `a=1&password=[redacted]`.
-    public static func redactForm(_ text: String) -> String {
+    package static func redactForm(_ text: String) -> String {
         text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let key = pair[..<equals].replacingPercentEscapesForComparison()
@@ -82,7 +82,7 @@ public enum JournalRedaction {
     }
 
     /// JSON text with the value of every secret key replaced by `"[redacted]"` (the rest as it was, byte for byte).
-    public static func redactJSON(_ text: String) -> String {
+    package static func redactJSON(_ text: String) -> String {
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)

@@ -6,28 +6,28 @@
 /// bindings read their arguments from it, the server registers its routes from it, a fault's `when(args)`
 /// gets its arguments by its names (`FaultArguments`), `explain` and `--codes` take its check order, and the
 /// editor types and the docs' tables are generated from it.
-public struct OperationDeclaration: Sendable {
+package struct OperationDeclaration: Sendable {
     /// The contract's name, e.g. `users.update`: what `faults.inject{ op }` names and the journal records.
-    public var name: String
-    public var flavour: Flavour
+    package var name: String
+    package var flavour: Flavour
     /// The contract version that added it: 1 (`lua-api.md`), 2 (`lifecycle.md`), 3 (`v3.md`).
-    public var version: Int
+    package var version: Int
     /// Where a scenario calls it under its app table (`users.update` for `app.users.update`); nil for an
     /// operation only HTTP reaches.
-    public var lua: String?
+    package var lua: String?
     /// Its arguments in the order a Lua call passes them; also the names a fault's `when(args)` sees.
-    public var arguments: [ArgumentDeclaration]
+    package var arguments: [ArgumentDeclaration]
     /// The vendor routes that run it (none for a Lua-only operation).
-    public var routes: [RouteDeclaration]
+    package var routes: [RouteDeclaration]
     /// The checks in the order they run: the first that applies decides the answer.
-    public var checks: [Check]
+    package var checks: [Check]
     /// What a Lua call returns on success.
-    public var result: ResultKind
+    package var result: ResultKind
     /// True when the adapters answer it by reading what the app holds (no domain method): they check its
     /// faults with `checkAdapterFaults`.
-    public var answeredByAdapter: Bool
+    package var answeredByAdapter: Bool
 
-    public init(
+    package init(
         _ name: String, _ flavour: Flavour, version: Int = 1, lua: String?, arguments: [ArgumentDeclaration] = [],
         routes: [RouteDeclaration] = [], checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false
     ) {
@@ -43,40 +43,40 @@ public struct OperationDeclaration: Sendable {
     }
 
     /// The argument named `name`.
-    public func argument(_ name: String) -> ArgumentDeclaration? {
+    package func argument(_ name: String) -> ArgumentDeclaration? {
         arguments.first { $0.name == name }
     }
 
     /// The table a scenario finds it in (`users` for `users.update`) and its name there (`update`).
-    public var luaTableAndFunction: (table: String, function: String)? {
+    package var luaTableAndFunction: (table: String, function: String)? {
         guard let lua, let dot = lua.lastIndex(of: ".") else { return nil }
         return (String(lua[..<dot]), String(lua[lua.index(after: dot)...]))
     }
 
     /// `users.update(objectId, props, token)`: the call as the docs show it.
-    public var luaSignature: String? {
+    package var luaSignature: String? {
         guard let lua else { return nil }
         if arguments.count == 1, case .table = arguments[0].type { return "\(lua){...}" }
         return "\(lua)(\(arguments.map { $0.optional ? "\($0.name)?" : $0.name }.joined(separator: ", ")))"
     }
 
     /// The check order as text, `fault` first (`["fault", "3064", ...]`).
-    public var checkNames: [String] { checks.map(\.name) }
+    package var checkNames: [String] { checks.map(\.name) }
 }
 
 /// One argument of an operation.
-public struct ArgumentDeclaration: Sendable, Hashable {
+package struct ArgumentDeclaration: Sendable, Hashable {
     /// The contract's parameter name: what misuse messages, LuaLS stubs and `when(args)` call it.
-    public var name: String
-    public var type: ArgumentType
+    package var name: String
+    package var type: ArgumentType
     /// May be nil (absent) in Lua, and absent over HTTP.
-    public var optional: Bool
+    package var optional: Bool
     /// Where a request carries it over HTTP (a route may say otherwise for itself: `RouteDeclaration.sources`).
-    public var http: HTTPSource
+    package var http: HTTPSource
     /// One line for the docs and the editor types; empty when the name says it all.
-    public var summary: String
+    package var summary: String
 
-    public init(_ name: String, _ type: ArgumentType, optional: Bool = false, from http: HTTPSource, _ summary: String = "") {
+    package init(_ name: String, _ type: ArgumentType, optional: Bool = false, from http: HTTPSource, _ summary: String = "") {
         self.name = name
         self.type = type
         self.optional = optional
@@ -85,28 +85,28 @@ public struct ArgumentDeclaration: Sendable, Hashable {
     }
 
     /// A string argument.
-    public static func string(_ name: String, optional: Bool = false, from http: HTTPSource, _ summary: String = "") -> Self {
+    package static func string(_ name: String, optional: Bool = false, from http: HTTPSource, _ summary: String = "") -> Self {
         Self(name, .string, optional: optional, from: http, summary)
     }
 
     /// A boolean argument.
-    public static func boolean(_ name: String, optional: Bool = false, from http: HTTPSource, _ summary: String = "") -> Self {
+    package static func boolean(_ name: String, optional: Bool = false, from http: HTTPSource, _ summary: String = "") -> Self {
         Self(name, .boolean, optional: optional, from: http, summary)
     }
 
     /// One of a few strings (`"ENABLED"` or `"DISABLED"`).
-    public static func oneOf(_ name: String, _ choices: [String], optional: Bool = false, from http: HTTPSource, _ summary: String = "") -> Self {
+    package static func oneOf(_ name: String, _ choices: [String], optional: Bool = false, from http: HTTPSource, _ summary: String = "") -> Self {
         Self(name, .oneOf(choices), optional: optional, from: http, summary)
     }
 
     /// A table of properties: string keys; string, number or boolean values.
-    public static func properties(_ name: String, optional: Bool = false, from http: HTTPSource, _ summary: String = "") -> Self {
+    package static func properties(_ name: String, optional: Bool = false, from http: HTTPSource, _ summary: String = "") -> Self {
         Self(name, .properties, optional: optional, from: http, summary)
     }
 
     /// A table with these known fields (any other field is misuse); `when(args)` sees it as `args.NAME` and, for
     /// the first argument, its fields directly (`args.email`).
-    public static func table(
+    package static func table(
         _ name: String, _ luaType: String, fields: [ArgumentDeclaration], optional: Bool = false, from http: HTTPSource,
         _ summary: String = ""
     ) -> Self {
@@ -115,7 +115,7 @@ public struct ArgumentDeclaration: Sendable, Hashable {
 }
 
 /// What a Lua argument (or a field of a table argument) holds.
-public indirect enum ArgumentType: Sendable, Hashable {
+package indirect enum ArgumentType: Sendable, Hashable {
     case string
     case integer
     case number
@@ -132,7 +132,7 @@ public indirect enum ArgumentType: Sendable, Hashable {
     case any
 
     /// The type as LuaLS annotations write it.
-    public var lua: String {
+    package var lua: String {
         switch self {
         case .string: return "string"
         case .integer: return "integer"
@@ -148,7 +148,7 @@ public indirect enum ArgumentType: Sendable, Hashable {
 }
 
 /// Where an argument travels in an HTTP request.
-public enum HTTPSource: Sendable, Hashable {
+package enum HTTPSource: Sendable, Hashable {
     /// A `{name}` segment of the path, percent-decoded.
     case path(String)
     /// A query item.
@@ -165,7 +165,7 @@ public enum HTTPSource: Sendable, Hashable {
     case none
 
     /// How the docs show it: `path {objectId}`, `header user-token`, ...
-    public var description: String {
+    package var description: String {
         switch self {
         case .path(let name): return "path {\(name)}"
         case .query(let name): return "query \(name)"
@@ -179,12 +179,12 @@ public enum HTTPSource: Sendable, Hashable {
 }
 
 /// An HTTP method of a declared route.
-public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
+package enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
     case get = "GET", post = "POST", put = "PUT", delete = "DELETE", head = "HEAD", patch = "PATCH"
 }
 
 /// What a declared route reads as its body.
-public enum RouteBody: Sendable, Hashable {
+package enum RouteBody: Sendable, Hashable {
     /// No body is read.
     case none
     /// A JSON document (an empty body is allowed and seen as no body).
@@ -194,21 +194,21 @@ public enum RouteBody: Sendable, Hashable {
 }
 
 /// One vendor route of an operation.
-public struct RouteDeclaration: Sendable, Hashable {
-    public var method: HTTPMethod
+package struct RouteDeclaration: Sendable, Hashable {
+    package var method: HTTPMethod
     /// The path under the flavour's prefix (`/users/{objectId}` under `/{appId}/{apiKey}`); a Kii path starting
     /// with `/api/` is taken as it is.
-    public var path: String
-    public var body: RouteBody
+    package var path: String
+    package var body: RouteBody
     /// One line for the route listing and the OpenAPI document.
-    public var summary: String
+    package var summary: String
     /// Where this route carries an argument when it differs from the argument's own `http`.
-    public var sources: [String: HTTPSource]
+    package var sources: [String: HTTPSource]
     /// Tells apart the routes of one operation that different handlers answer (`"legacy"`, `"link"`); nil for
     /// the operation's main handler.
-    public var variant: String?
+    package var variant: String?
 
-    public init(
+    package init(
         _ method: HTTPMethod, _ path: String, _ body: RouteBody = .none, _ summary: String, sources: [String: HTTPSource] = [:],
         variant: String? = nil
     ) {
@@ -220,31 +220,31 @@ public struct RouteDeclaration: Sendable, Hashable {
         self.variant = variant
     }
 
-    public static func get(_ path: String, _ summary: String, sources: [String: HTTPSource] = [:], variant: String? = nil) -> Self {
+    package static func get(_ path: String, _ summary: String, sources: [String: HTTPSource] = [:], variant: String? = nil) -> Self {
         Self(.get, path, .none, summary, sources: sources, variant: variant)
     }
 
     /// A POST route taking a JSON body.
-    public static func post(_ path: String, _ summary: String, sources: [String: HTTPSource] = [:], variant: String? = nil) -> Self {
+    package static func post(_ path: String, _ summary: String, sources: [String: HTTPSource] = [:], variant: String? = nil) -> Self {
         Self(.post, path, .json, summary, sources: sources, variant: variant)
     }
 
-    public static func post(_ path: String, _ body: RouteBody, _ summary: String, sources: [String: HTTPSource] = [:], variant: String? = nil) -> Self {
+    package static func post(_ path: String, _ body: RouteBody, _ summary: String, sources: [String: HTTPSource] = [:], variant: String? = nil) -> Self {
         Self(.post, path, body, summary, sources: sources, variant: variant)
     }
 
     /// A PUT route taking a JSON body.
-    public static func put(_ path: String, _ summary: String, sources: [String: HTTPSource] = [:], variant: String? = nil) -> Self {
+    package static func put(_ path: String, _ summary: String, sources: [String: HTTPSource] = [:], variant: String? = nil) -> Self {
         Self(.put, path, .json, summary, sources: sources, variant: variant)
     }
 
-    public static func delete(_ path: String, _ summary: String, sources: [String: HTTPSource] = [:], variant: String? = nil) -> Self {
+    package static func delete(_ path: String, _ summary: String, sources: [String: HTTPSource] = [:], variant: String? = nil) -> Self {
         Self(.delete, path, .none, summary, sources: sources, variant: variant)
     }
 
     /// The same route in each scope: Kii's `{scope}` is empty (the app's) or `users/{userID}/` (a user's), so
     /// `scoped(["", "/users/{userID}"], .put("/topics/{topicID}", ...))` declares both.
-    public static func scoped(_ prefixes: [String], _ route: RouteDeclaration) -> [RouteDeclaration] {
+    package static func scoped(_ prefixes: [String], _ route: RouteDeclaration) -> [RouteDeclaration] {
         prefixes.map { prefix in
             var copy = route
             copy.path = prefix + route.path
@@ -254,7 +254,7 @@ public struct RouteDeclaration: Sendable, Hashable {
 
     /// The route's full path template: under `/{appId}/{apiKey}` (Backendless) or `/api/apps/{appID}` (Kii; a
     /// path that starts with `/api/` is taken as it is).
-    public func fullPath(of flavour: Flavour) -> String {
+    package func fullPath(of flavour: Flavour) -> String {
         switch flavour {
         case .backendless: return "/{appId}/{apiKey}" + path
         case .kii: return path.hasPrefix("/api/") ? path : "/api/apps/{appID}" + path
@@ -262,13 +262,13 @@ public struct RouteDeclaration: Sendable, Hashable {
     }
 
     /// Where this route carries `argument`.
-    public func source(of argument: ArgumentDeclaration) -> HTTPSource {
+    package func source(of argument: ArgumentDeclaration) -> HTTPSource {
         sources[argument.name] ?? argument.http
     }
 }
 
 /// One step of an operation's order of checks: an injected fault, or an error code of the flavour.
-public enum Check: Sendable, Hashable, ExpressibleByIntegerLiteral {
+package enum Check: Sendable, Hashable, ExpressibleByIntegerLiteral {
     /// `faults.inject` on this operation: always the first check.
     case fault
     /// A Backendless error code (`3064`).
@@ -276,10 +276,10 @@ public enum Check: Sendable, Hashable, ExpressibleByIntegerLiteral {
     /// A Kii `errorCode` (`USER_NOT_FOUND`).
     case kii(String)
 
-    public init(integerLiteral value: Int) { self = .backendless(value) }
+    package init(integerLiteral value: Int) { self = .backendless(value) }
 
     /// How docs, `explain` and `--codes` write it.
-    public var name: String {
+    package var name: String {
         switch self {
         case .fault: return "fault"
         case .backendless(let code): return String(code)
@@ -289,7 +289,7 @@ public enum Check: Sendable, Hashable, ExpressibleByIntegerLiteral {
 }
 
 /// What an operation returns to Lua on success.
-public enum ResultKind: Sendable, Hashable {
+package enum ResultKind: Sendable, Hashable {
     /// A record (`BackendlessUser user`).
     case record(String, String)
     /// A record, or nil when there is none (no error).
@@ -302,7 +302,7 @@ public enum ResultKind: Sendable, Hashable {
     case http
 
     /// The LuaLS type of a success.
-    public var lua: String {
+    package var lua: String {
         switch self {
         case .record(let type, _): return type
         case .optionalRecord(let type): return "\(type)|nil"
@@ -315,33 +315,33 @@ public enum ResultKind: Sendable, Hashable {
 
 extension Operation {
     /// The contract version that added it.
-    public var version: Int { declaration.version }
+    package var version: Int { declaration.version }
 
     /// True for operations the adapters answer without a domain call (reading what the app holds): the adapter
     /// checks their faults with `checkAdapterFaults`.
-    public var isAnsweredByAdapter: Bool { declaration.answeredByAdapter }
+    package var isAnsweredByAdapter: Bool { declaration.answeredByAdapter }
 
     /// A fault predicate's arguments for this call: `values` in the declared order.
-    public func faultArguments(_ values: [Value]) -> FaultArguments {
+    package func faultArguments(_ values: [Value]) -> FaultArguments {
         FaultArguments(declaration, values)
     }
 
     /// Every operation's declaration, in declaration order.
-    public static var declarations: [OperationDeclaration] { allCases.map(\.declaration) }
+    package static var declarations: [OperationDeclaration] { allCases.map(\.declaration) }
 }
 
 /// The arguments of one call, as a fault's `when(args)` predicate sees them, from Lua and over HTTP alike: each by
 /// its declared name and by position (`args.objectId`, `args[1]`), and the fields of a table first argument
 /// directly (`args.email` for `users.register{ email = ... }`).
-public struct FaultArguments: Sendable, Hashable {
+package struct FaultArguments: Sendable, Hashable {
     /// The declared names, in order.
-    public let names: [String]
+    package let names: [String]
     /// The values, in the same order; `.null` for an absent optional argument.
-    public let values: [Value]
+    package let values: [Value]
     /// True when the first argument is a table whose fields are also seen directly.
-    public let spreadsFirstTable: Bool
+    package let spreadsFirstTable: Bool
 
-    public init(_ declaration: OperationDeclaration, _ values: [Value]) {
+    package init(_ declaration: OperationDeclaration, _ values: [Value]) {
         // A programming error the tests catch (debug builds stop here); a release build pads or trims rather than trap.
         assert(
             values.count == declaration.arguments.count,
@@ -356,12 +356,12 @@ public struct FaultArguments: Sendable, Hashable {
     }
 
     /// The argument named `name`.
-    public subscript(name: String) -> Value? {
+    package subscript(name: String) -> Value? {
         names.firstIndex(of: name).map { values[$0] }
     }
 
     /// The arguments as one object by name (for journals and tests).
-    public var object: Value {
+    package var object: Value {
         var object: [String: Value] = [:]
         if spreadsFirstTable, case .object(let fields)? = values.first { object = fields }
         for (name, value) in zip(names, values) { object[name] = value }

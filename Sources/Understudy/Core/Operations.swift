@@ -1,12 +1,12 @@
 /// The two services Understudy emulates.
-public enum Flavour: String, Sendable, CaseIterable, Hashable {
+package enum Flavour: String, Sendable, CaseIterable, Hashable {
     case backendless
     case kii
 }
 
 /// One named operation of a flavour, in the contract's words (`users.register`): what `app.faults.inject` names
 /// in `op`, what the journal records, and what the Lua bindings and HTTP routes run.
-public protocol Operation: RawRepresentable, CaseIterable, Sendable, Hashable where RawValue == String {
+package protocol Operation: RawRepresentable, CaseIterable, Sendable, Hashable where RawValue == String {
     /// The flavour whose apps answer it.
     static var flavour: Flavour { get }
     /// Every fact about it but its rules and its prose (`BackendlessDeclarations.swift`, `KiiDeclarations.swift`).
@@ -15,15 +15,15 @@ public protocol Operation: RawRepresentable, CaseIterable, Sendable, Hashable wh
 
 extension Operation {
     /// The contract's name, e.g. `users.register`.
-    public var name: String { rawValue }
+    package var name: String { rawValue }
 
     /// Every operation's name, in declaration order.
-    public static var names: [String] { allCases.map(\.rawValue) }
+    package static var names: [String] { allCases.map(\.rawValue) }
 }
 
 /// The operations of a Backendless app, named as `app.faults.inject{ op = ... }` names them.
-public enum BackendlessOperation: String, Operation {
-    public static let flavour = Flavour.backendless
+package enum BackendlessOperation: String, Operation {
+    package static let flavour = Flavour.backendless
 
     case register = "users.register"
     case login = "users.login"
@@ -58,8 +58,8 @@ public enum BackendlessOperation: String, Operation {
 }
 
 /// The operations of a Kii app, named as `app.faults.inject{ op = ... }` names them.
-public enum KiiOperation: String, Operation {
-    public static let flavour = Flavour.kii
+package enum KiiOperation: String, Operation {
+    package static let flavour = Flavour.kii
 
     case register = "users.register"
     case login = "users.login"

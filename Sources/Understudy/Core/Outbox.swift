@@ -1,9 +1,9 @@
 /// Everything a backend "sent": emails, text messages and push notifications, oldest first.
-public struct Outbox: Sendable {
+package struct Outbox: Sendable {
     /// An email the backend sent.
-    public struct Email: Sendable, Hashable {
+    package struct Email: Sendable, Hashable {
         /// Why the email was sent.
-        public enum Kind: String, Sendable, Hashable, CaseIterable {
+        package enum Kind: String, Sendable, Hashable, CaseIterable {
             /// Backendless: confirm the email address (the link confirms).
             case confirmation
             /// Kii: verify the email address (code and link).
@@ -17,20 +17,20 @@ public struct Outbox: Sendable {
             /// Backendless: an email the app sent through the email API (`POST messaging/email`).
             case custom
         }
-        public var to: String
-        public var subject: String
-        public var kind: Kind
-        public var code: String?
-        public var link: String?
+        package var to: String
+        package var subject: String
+        package var kind: Kind
+        package var code: String?
+        package var link: String?
         /// A password the backend generated (password recovery by a temporary password, a completed Kii reset).
-        public var password: String?
+        package var password: String?
         /// A `custom` email's bodies: the text part and the HTML part, as the app sent them.
-        public var body: String?
-        public var html: String?
+        package var body: String?
+        package var html: String?
         /// Seconds on the virtual clock when it was sent.
-        public var sentAt: Double
+        package var sentAt: Double
 
-        public init(
+        package init(
             to: String, subject: String, kind: Kind, code: String? = nil, link: String? = nil, password: String? = nil,
             body: String? = nil, html: String? = nil, sentAt: Double
         ) {
@@ -47,16 +47,16 @@ public struct Outbox: Sendable {
     }
 
     /// A text message the backend sent.
-    public struct SMS: Sendable, Hashable {
-        public var to: String
-        public var body: String
+    package struct SMS: Sendable, Hashable {
+        package var to: String
+        package var body: String
         /// A verification code or a password-reset PIN (digits); nil for an SMS that carries only a link.
-        public var code: String?
+        package var code: String?
         /// A link (a Kii password-reset link by SMS).
-        public var link: String?
-        public var sentAt: Double
+        package var link: String?
+        package var sentAt: Double
 
-        public init(to: String, body: String, code: String? = nil, link: String? = nil, sentAt: Double) {
+        package init(to: String, body: String, code: String? = nil, link: String? = nil, sentAt: Double) {
             self.to = to
             self.body = body
             self.code = code
@@ -66,23 +66,23 @@ public struct Outbox: Sendable {
     }
 
     /// A push notification delivered to one device (Backendless) or one installation (Kii).
-    public struct Push: Sendable, Hashable {
+    package struct Push: Sendable, Hashable {
         /// Backendless: the device it went to.
-        public var deviceID: String?
+        package var deviceID: String?
         /// Backendless: the channel it was published on.
-        public var channel: String?
+        package var channel: String?
         /// Kii: the installation it went to.
-        public var installationID: String?
+        package var installationID: String?
         /// Kii: the user it was sent to.
-        public var userID: String?
-        public var message: String
-        public var sentAt: Double
+        package var userID: String?
+        package var message: String
+        package var sentAt: Double
         /// Backendless: what every delivery of one firing shares (headers, message id, template), held once.
-        public var publication: PushPublication?
+        package var publication: PushPublication?
         /// Kii: what every delivery of one topic message shares (topic, data, message id), held once (contract v3).
-        public var topicMessage: KiiTopicPush? = nil
+        package var topicMessage: KiiTopicPush? = nil
 
-        public init(
+        package init(
             deviceID: String? = nil, channel: String? = nil, installationID: String? = nil, userID: String? = nil,
             message: String, sentAt: Double, publication: PushPublication? = nil
         ) {
@@ -96,19 +96,19 @@ public struct Outbox: Sendable {
         }
     }
 
-    public private(set) var emails: [Email] = []
+    package private(set) var emails: [Email] = []
     // The one recipient filter: `app.outbox.*(to)` in Lua, `GET /_understudy/outbox?to=` and the dashboard use it.
-    public private(set) var sms: [SMS] = []
-    public private(set) var pushes: [Push] = []
+    package private(set) var sms: [SMS] = []
+    package private(set) var pushes: [Push] = []
 
-    public init() {}
+    package init() {}
 
-    public mutating func send(_ email: Email) { emails.append(email) }
-    public mutating func send(_ message: SMS) { sms.append(message) }
-    public mutating func deliver(_ push: Push) { pushes.append(push) }
+    package mutating func send(_ email: Email) { emails.append(email) }
+    package mutating func send(_ message: SMS) { sms.append(message) }
+    package mutating func deliver(_ push: Push) { pushes.append(push) }
 
     /// Forgets everything sent so far.
-    public mutating func clear() {
+    package mutating func clear() {
         emails.removeAll()
         sms.removeAll()
         pushes.removeAll()
@@ -117,18 +117,18 @@ public struct Outbox: Sendable {
 
 extension Outbox.Email {
     /// Whether it went to `recipient`: the address, in any case.
-    public func isFor(_ recipient: String) -> Bool { to.lowercased() == recipient.lowercased() }
+    package func isFor(_ recipient: String) -> Bool { to.lowercased() == recipient.lowercased() }
 }
 
 extension Outbox.SMS {
     /// Whether it went to `recipient`: the number as the outbox shows it (E.164).
-    public func isFor(_ recipient: String) -> Bool { to == recipient }
+    package func isFor(_ recipient: String) -> Bool { to == recipient }
 }
 
 extension Outbox.Push {
     /// Whether it went to `recipient`: the Backendless device id, the Kii installation id or the Kii user it was
     /// sent to.
-    public func isFor(_ recipient: String) -> Bool {
+    package func isFor(_ recipient: String) -> Bool {
         deviceID == recipient || installationID == recipient || userID == recipient
     }
 }

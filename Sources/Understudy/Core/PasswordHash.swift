@@ -1,5 +1,5 @@
 /// A salted SHA-256 of a password. The password itself is never stored.
-public struct PasswordHash: Sendable, Hashable {
+package struct PasswordHash: Sendable, Hashable {
     /// The 32 digest bytes as two 128-bit halves: plain words keep the hash (and every user holding one) 8-byte
     /// aligned, so users are allocated with plain `malloc` rather than an aligned allocation.
     private struct Digest: Sendable, Hashable {
@@ -11,13 +11,13 @@ public struct PasswordHash: Sendable, Hashable {
     private let digest: Digest
 
     /// Hashes `password` with a fresh salt drawn from `generator`.
-    public init(password: String, generator: inout SeededGenerator) {
+    package init(password: String, generator: inout SeededGenerator) {
         salt = generator.nextIdentifier()
         digest = Self.hash(password, salt: salt)
     }
 
     /// True when `password` is the one this hash was made from.
-    public func matches(_ password: String) -> Bool {
+    package func matches(_ password: String) -> Bool {
         Self.hash(password, salt: salt) == digest
     }
 

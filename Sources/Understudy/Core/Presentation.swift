@@ -1,14 +1,14 @@
 /// A record shown to scenarios (as a Lua table) and to HTTP clients (as a JSON object): a user, a device, an
 /// outbox item, a journal entry. Its fields are written once, here in the domain, in a fixed order; each adapter
 /// brings a `RecordWriter` that builds its own kind of object, so no adapter lists a record's fields again.
-public protocol Presentable {
+package protocol Presentable {
     /// Writes the record's fields, in order, to `writer`.
     func present<Writer: RecordWriter>(to writer: inout Writer)
 }
 
 /// Where a `Presentable` writes its fields: a Lua table, a JSON object, a `Value`. Literal names
 /// (`StaticString`) let a writer skip hashing or copying them; absent optional fields are skipped.
-public protocol RecordWriter {
+package protocol RecordWriter {
     mutating func write(_ name: StaticString, _ value: String)
     mutating func write(_ name: StaticString, _ value: Int64)
     mutating func write(_ name: StaticString, _ value: Double)
@@ -32,36 +32,36 @@ public protocol RecordWriter {
 
 /// Optional fields: an absent value is written as null (JSON shows `null`; a Lua table leaves the field out).
 extension RecordWriter {
-    public mutating func write(_ name: StaticString, _ value: String?) {
+    package mutating func write(_ name: StaticString, _ value: String?) {
         if let value { write(name, value) } else { write(name, null: ()) }
     }
 
-    public mutating func write(_ name: StaticString, _ value: Int64?) {
+    package mutating func write(_ name: StaticString, _ value: Int64?) {
         if let value { write(name, value) } else { write(name, null: ()) }
     }
 
-    public mutating func write(_ name: StaticString, _ value: Double?) {
+    package mutating func write(_ name: StaticString, _ value: Double?) {
         if let value { write(name, value) } else { write(name, null: ()) }
     }
 
-    public mutating func write(_ name: StaticString, _ value: Bool?) {
+    package mutating func write(_ name: StaticString, _ value: Bool?) {
         if let value { write(name, value) } else { write(name, null: ()) }
     }
 
     /// A field of any value, under a literal name.
-    public mutating func write(_ name: StaticString, value: Value) {
+    package mutating func write(_ name: StaticString, value: Value) {
         write(dynamic: name.description, value)
     }
 
-    public mutating func write(_ name: StaticString, identifier: Identifier128) {
+    package mutating func write(_ name: StaticString, identifier: Identifier128) {
         write(name, identifier.formatted())
     }
 
-    public mutating func write(_ name: StaticString, literal: StaticString) {
+    package mutating func write(_ name: StaticString, literal: StaticString) {
         write(name, literal.description)
     }
 
-    public mutating func write(_ name: StaticString, pairs: [(name: String, value: String)]) {
+    package mutating func write(_ name: StaticString, pairs: [(name: String, value: String)]) {
         var object: [String: Value] = [:]
         for pair in pairs where object[pair.name] == nil { object[pair.name] = .string(pair.value) }
         write(name, value: .object(object))
@@ -69,33 +69,33 @@ extension RecordWriter {
 }
 
 /// Builds a record as a `Value` (an object; field order is not kept).
-public struct ValueWriter: RecordWriter {
-    public private(set) var fields: [String: Value] = [:]
+package struct ValueWriter: RecordWriter {
+    package private(set) var fields: [String: Value] = [:]
 
-    public init() {}
+    package init() {}
 
-    public var value: Value { .object(fields) }
+    package var value: Value { .object(fields) }
 
-    public mutating func write(_ name: StaticString, _ value: String) { fields[name.description] = .string(value) }
-    public mutating func write(_ name: StaticString, _ value: Int64) { fields[name.description] = .int(value) }
-    public mutating func write(_ name: StaticString, _ value: Double) { fields[name.description] = .double(value) }
-    public mutating func write(_ name: StaticString, _ value: Bool) { fields[name.description] = .bool(value) }
-    public mutating func write(_ name: StaticString, null: Void) { fields[name.description] = .null }
-    public mutating func write(_ name: StaticString, strings: [String]) {
+    package mutating func write(_ name: StaticString, _ value: String) { fields[name.description] = .string(value) }
+    package mutating func write(_ name: StaticString, _ value: Int64) { fields[name.description] = .int(value) }
+    package mutating func write(_ name: StaticString, _ value: Double) { fields[name.description] = .double(value) }
+    package mutating func write(_ name: StaticString, _ value: Bool) { fields[name.description] = .bool(value) }
+    package mutating func write(_ name: StaticString, null: Void) { fields[name.description] = .null }
+    package mutating func write(_ name: StaticString, strings: [String]) {
         fields[name.description] = .array(strings.map(Value.string))
     }
-    public mutating func write<Record: Presentable>(_ name: StaticString, record: Record) {
+    package mutating func write<Record: Presentable>(_ name: StaticString, record: Record) {
         fields[name.description] = record.value
     }
-    public mutating func write<Record: Presentable>(_ name: StaticString, records: [Record]) {
+    package mutating func write<Record: Presentable>(_ name: StaticString, records: [Record]) {
         fields[name.description] = .array(records.map(\.value))
     }
-    public mutating func write(dynamic name: String, _ value: Value) { fields[name] = value }
+    package mutating func write(dynamic name: String, _ value: Value) { fields[name] = value }
 }
 
 extension Presentable {
     /// The record as a `Value` object.
-    public var value: Value {
+    package var value: Value {
         var writer = ValueWriter()
         present(to: &writer)
         return writer.value
@@ -106,14 +106,14 @@ extension Presentable {
 
 /// Something the backend sent. Its fields are the contract's; when it was sent (`sentAt`) is shown by the control
 /// API, not to scenarios, whose tables compare by the contract's fields.
-public protocol OutboxItem: Presentable {
+package protocol OutboxItem: Presentable {
     /// Seconds on the virtual clock when it was sent.
     var sentAt: Double { get }
 }
 
 extension Outbox.Email: OutboxItem {
     /// `{ to, subject, kind, code?, link?, password? }`
-    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+    package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("to", to)
         writer.write("subject", subject)
         writer.write("kind", kind.rawValue)
@@ -127,7 +127,7 @@ extension Outbox.Email: OutboxItem {
 
 extension Outbox.SMS: OutboxItem {
     /// `{ to, body, code?, link? }`
-    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+    package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("to", to)
         writer.write("body", body)
         writer.write("code", code)
@@ -139,7 +139,7 @@ extension Outbox.Push: OutboxItem {
     /// Backendless `{ device_id, channel?, message, headers, messageId, template?, title?, subtitle? }`; Kii
     /// `{ installation_id, user, message }`, or for a topic message `{ installation_id, user, topic, data,
     /// pushMessageID }`.
-    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+    package func present<Writer: RecordWriter>(to writer: inout Writer) {
         if let installationID, let topicMessage {
             // A Kii topic push (contract v3): `{ installation_id, user, topic, data, pushMessageID }`.
             writer.write("installation_id", installationID)

@@ -4,7 +4,7 @@
 
 extension UserStatus {
     /// The raw value as a literal, so writers can skip copying it.
-    public var literal: StaticString {
+    package var literal: StaticString {
         switch self {
         case .enabled: return "ENABLED"
         case .disabled: return "DISABLED"
@@ -17,7 +17,7 @@ extension UserStatus {
 extension BackendlessUser: Presentable {
     /// Every stored property except the password, then `objectId`, `userStatus`, `created` (ms),
     /// `socialAccount` and `___class`.
-    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+    package func present<Writer: RecordWriter>(to writer: inout Writer) {
         for property in properties { writer.write(dynamic: property.name, property.value) }
         writer.write("objectId", identifier: identifier)
         writer.write("userStatus", literal: status.literal)
@@ -29,7 +29,7 @@ extension BackendlessUser: Presentable {
 
 extension BackendlessSession: Presentable {
     /// `{ user, token }`
-    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+    package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("user", record: user)
         writer.write("token", token)
     }
@@ -38,7 +38,7 @@ extension BackendlessSession: Presentable {
 extension DeviceRegistration: Presentable {
     /// `{ registrationId, channels = { [channel] = registration id }, device_id, token, os, os_version?,
     /// expiration? }` (expiration in seconds on the virtual clock).
-    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+    package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("registrationId", registrationID)
         writer.write("channels", pairs: channels.map { ($0.name, $0.registrationID) })
         writer.write("device_id", deviceID)
@@ -54,7 +54,7 @@ extension KiiUser: Presentable {
     /// token?, emailAddressVerified, phoneNumberVerified, displayName?, locale?, disabled, hasPassword, ...custom
     /// fields }`:
     /// absent ones are left out.
-    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+    package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("userID", userID)
         if let loginName { writer.write("loginName", loginName) }
         if let emailAddress { writer.write("emailAddress", emailAddress) }
@@ -75,7 +75,7 @@ extension KiiUser: Presentable {
 
 extension KiiSession: Presentable {
     /// `{ user, token }`
-    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+    package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("user", record: user)
         writer.write("token", token)
     }
@@ -84,7 +84,7 @@ extension KiiSession: Presentable {
 extension JournalEntry: Presentable {
     /// `{ seq, method, path, query, flavour, app_id, op, body, json, status, code, time, delay_ms,
     /// connection_dropped }`; absent values are null.
-    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+    package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("seq", Int64(sequence))
         writer.write("method", method)
         writer.write("path", path)
@@ -105,7 +105,7 @@ extension JournalEntry: Presentable {
 extension Fault: Presentable {
     /// `{ id, op, code, message, status, hits, remaining, probability, delay_ms, drop, conditional }`;
     /// `conditional` is true for a fault with a `when` predicate.
-    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+    package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("id", Int64(id))
         writer.write("op", operation)
         switch code {
@@ -128,7 +128,7 @@ extension Fault: Presentable {
 
 extension BackendlessError: Presentable {
     /// `{ code, message }`: a scenario's `err` table, and the start of the HTTP reply body.
-    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+    package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("code", Int64(code))
         writer.write("message", message)
     }
@@ -137,7 +137,7 @@ extension BackendlessError: Presentable {
 extension KiiError: Presentable {
     /// `{ status, code, message, field?, value? }`: a scenario's `err` table. (The HTTP reply is Kii's wire shape,
     /// whose names differ: `errorCode`, no `status`.)
-    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+    package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("status", Int64(status))
         writer.write("code", code)
         writer.write("message", message)

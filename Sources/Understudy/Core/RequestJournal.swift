@@ -1,37 +1,37 @@
 /// One request an app under test sent to the served backends, and what it got back.
-public struct JournalEntry: Sendable, Hashable {
+package struct JournalEntry: Sendable, Hashable {
     /// Position in the journal, from 1; keeps counting after `clear`.
-    public var sequence: Int
-    public var method: String
+    package var sequence: Int
+    package var method: String
     /// The path as requested, without the query.
-    public var path: String
+    package var path: String
     /// The query string, without `?`; empty when there was none.
-    public var query: String
+    package var query: String
     /// The flavour that answered: `backendless`, `kii`, or nil when no app was found.
-    public var flavour: String?
+    package var flavour: String?
     /// The app id from the path or the credentials, when the request named one.
-    public var appID: String?
+    package var appID: String?
     /// The operation the request ran, in the names `faults.inject` uses (`users.register`), when it ran one.
-    public var operation: String?
+    package var operation: String?
     /// The request body as text (invalid UTF-8 replaced), cut at `RequestJournal.bodyLimit` bytes.
-    public var body: String
+    package var body: String
     /// The body as JSON read it, when it was JSON.
-    public var json: Value?
-    public var status: Int
+    package var json: Value?
+    package var status: Int
     /// The error code answered: a Backendless number or a Kii `errorCode`; nil on success.
-    public var code: Value?
+    package var code: Value?
     /// The virtual time of the answering app's clock, in seconds.
-    public var time: Double
+    package var time: Double
     /// How long an injected fault held the reply back, in milliseconds (0: not held).
-    public var delayMilliseconds: Int
+    package var delayMilliseconds: Int
     /// True when an injected fault closed the connection instead of replying: the client saw no `status`.
-    public var connectionDropped: Bool
+    package var connectionDropped: Bool
     /// The reply body as text (cut like `body`); empty when the recorder did not keep it.
-    public var reply: String = ""
+    package var reply: String = ""
     /// Wall-clock milliseconds the server took to answer, injected delay excluded (display only).
-    public var durationMilliseconds: Double = 0
+    package var durationMilliseconds: Double = 0
 
-    public init(
+    package init(
         method: String, path: String, query: String = "", flavour: String? = nil, appID: String? = nil,
         operation: String? = nil, body: String = "", json: Value? = nil, status: Int, code: Value? = nil,
         time: Double = 0, delayMilliseconds: Int = 0, connectionDropped: Bool = false
@@ -54,18 +54,18 @@ public struct JournalEntry: Sendable, Hashable {
 }
 
 /// Which entries to read: every field that is set must match.
-public struct JournalFilter: Sendable, Hashable {
-    public var method: String?
+package struct JournalFilter: Sendable, Hashable {
+    package var method: String?
     /// Matches when the entry's path ends with this text (so `users/register` finds `/APP/KEY/users/register`).
-    public var path: String?
-    public var operation: String?
-    public var appID: String?
-    public var status: Int?
-    public var code: Value?
+    package var path: String?
+    package var operation: String?
+    package var appID: String?
+    package var status: Int?
+    package var code: Value?
     /// Only the last `limit` matches.
-    public var limit: Int?
+    package var limit: Int?
 
-    public init(
+    package init(
         method: String? = nil, path: String? = nil, operation: String? = nil, appID: String? = nil, status: Int? = nil,
         code: Value? = nil, limit: Int? = nil
     ) {
@@ -108,27 +108,27 @@ extension Value {
 }
 
 /// Every request the served apps answered, oldest first, bounded so a load test cannot exhaust memory.
-public struct RequestJournal: Sendable {
+package struct RequestJournal: Sendable {
     /// Bodies longer than this are cut (the entry says so).
-    public static let bodyLimit = 64 * 1024
+    package static let bodyLimit = 64 * 1024
     /// The most entries kept; older ones are dropped first.
-    public let capacity: Int
+    package let capacity: Int
     private var ring: [JournalEntry] = []
     private var start = 0
     private var nextSequence = 1
     /// Entries dropped because the journal was full.
-    public private(set) var dropped = 0
+    package private(set) var dropped = 0
 
-    public init(capacity: Int = 100_000) {
+    package init(capacity: Int = 100_000) {
         self.capacity = max(1, capacity)
     }
 
     /// The number of entries held.
-    public var count: Int { ring.count }
+    package var count: Int { ring.count }
 
     /// Adds an entry; returns its sequence number.
     @discardableResult
-    public mutating func record(_ entry: JournalEntry) -> Int {
+    package mutating func record(_ entry: JournalEntry) -> Int {
         var entry = JournalRedaction.redact(entry)
         entry.sequence = nextSequence
         nextSequence += 1
@@ -151,7 +151,7 @@ public struct RequestJournal: Sendable {
     }
 
     /// The entries that match, oldest first.
-    public func entries(matching filter: JournalFilter = JournalFilter()) -> [JournalEntry] {
+    package func entries(matching filter: JournalFilter = JournalFilter()) -> [JournalEntry] {
         var found: [JournalEntry] = []
         for offset in 0..<ring.count {
             let entry = ring[(start + offset) % ring.count]
@@ -162,11 +162,11 @@ public struct RequestJournal: Sendable {
     }
 
     /// The sequence number of the last entry recorded (0 before the first); it survives `clear`.
-    public var lastSequence: Int { nextSequence - 1 }
+    package var lastSequence: Int { nextSequence - 1 }
 
     /// The entries recorded after sequence number `after`, oldest first; only the newest `limit` when more.
     /// Costs the entries returned plus a binary search, so a page can poll it often.
-    public func entries(after: Int, limit: Int) -> [JournalEntry] {
+    package func entries(after: Int, limit: Int) -> [JournalEntry] {
         let count = ring.count
         var low = 0
         var high = count
@@ -179,7 +179,7 @@ public struct RequestJournal: Sendable {
     }
 
     /// Forgets every entry (sequence numbers keep counting).
-    public mutating func clear() {
+    package mutating func clear() {
         ring.removeAll(keepingCapacity: true)
         start = 0
         dropped = 0

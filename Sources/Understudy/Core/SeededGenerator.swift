@@ -1,13 +1,13 @@
 /// A deterministic random generator (SplitMix64): every id, token, salt and verification code comes from one,
 /// so the same seed replays the same run.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -16,19 +16,19 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     }
 
     /// A new generator whose sequence is independent of this one's, derived from `label`.
-    public func derived(_ label: UInt64) -> SeededGenerator {
+    package func derived(_ label: UInt64) -> SeededGenerator {
         var copy = SeededGenerator(seed: state ^ (label &* 0xD6E8_FEB8_6659_FD93))
         _ = copy.next()
         return copy
     }
 
     /// A 128-bit identifier.
-    public mutating func nextIdentifier() -> Identifier128 {
+    package mutating func nextIdentifier() -> Identifier128 {
         Identifier128(high: next(), low: next())
     }
 
     /// `count` decimal digits, e.g. a 6-digit verification code.
-    public mutating func nextDigits(_ count: Int) -> String {
+    package mutating func nextDigits(_ count: Int) -> String {
         var bytes = [UInt8](repeating: 0, count: count)
         for index in 0..<count { bytes[index] = UInt8(ascii: "0") + UInt8(next() % 10) }
         return String(decoding: bytes, as: UTF8.self)
@@ -36,17 +36,17 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 }
 
 /// A 128-bit id, stored compactly and shown in the UUID layout the real services use.
-public struct Identifier128: Sendable, Hashable {
-    public let high: UInt64
-    public let low: UInt64
+package struct Identifier128: Sendable, Hashable {
+    package let high: UInt64
+    package let low: UInt64
 
-    public init(high: UInt64, low: UInt64) {
+    package init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
     }
 
     /// `6EAFFE12-B424-8C51-FFB0-FE99548CAA00` (upper case, as Backendless) or lower case (as Kii).
-    public func formatted(uppercase: Bool = true) -> String {
+    package func formatted(uppercase: Bool = true) -> String {
         withFormattedUTF8(uppercase: uppercase) { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -54,7 +54,7 @@ public struct Identifier128: Sendable, Hashable {
     /// (to Lua, say) without making a string first. Inlinable, so that callers in other modules get it
     /// specialized rather than through generic metadata.
     @inlinable
-    public func withFormattedUTF8<Result>(uppercase: Bool = true, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    package func withFormattedUTF8<Result>(uppercase: Bool = true, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let letters = (uppercase ? UInt8(ascii: "A") : UInt8(ascii: "a")) - 10
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { buffer in
             var position = 0
@@ -73,7 +73,7 @@ public struct Identifier128: Sendable, Hashable {
     }
 
     /// Parses the UUID layout (either case). Nil when the text is not one.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         var high: UInt64 = 0
         var low: UInt64 = 0
         var count = 0

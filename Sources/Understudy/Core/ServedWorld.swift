@@ -1,17 +1,17 @@
 /// The apps `understudy serve` serves and the journal of the requests they answered: one world, owned by the
 /// server, that HTTP requests, control calls and Lua chunks all act on. Not thread-safe: the server keeps it
 /// behind one lock, so every request sees one consistent world.
-public final class ServedWorld {
+package final class ServedWorld {
     /// Every app, in the order it was added.
-    public private(set) var apps: [any EmulatedApp] = []
+    package private(set) var apps: [any EmulatedApp] = []
     /// The requests the server answered.
-    public var journal: RequestJournal
+    package var journal: RequestJournal
     /// Where the links in emails and text messages point: the server's own address.
-    public let linkBase: String
+    package let linkBase: String
     /// Where the clock of every app added starts (seconds since the epoch); nil: `VirtualClock.start`.
-    public let clockStart: Double?
+    package let clockStart: Double?
 
-    public init(linkBase: String, journalCapacity: Int = 100_000, clockStart: Double? = nil) {
+    package init(linkBase: String, journalCapacity: Int = 100_000, clockStart: Double? = nil) {
         self.linkBase = linkBase
         self.clockStart = clockStart
         journal = RequestJournal(capacity: journalCapacity)
@@ -20,7 +20,7 @@ public final class ServedWorld {
     /// Adds an app; its links then point at this server, its clock shows `clockStart`. Returns its position in
     /// `apps`.
     @discardableResult
-    public func add(_ app: any EmulatedApp) -> Int {
+    package func add(_ app: any EmulatedApp) -> Int {
         app.linkBase = linkBase
         if let clockStart { app.moveClock(to: clockStart) }
         apps.append(app)
@@ -28,37 +28,37 @@ public final class ServedWorld {
     }
 
     /// Forgets every app (the journal stays).
-    public func removeAllApps() {
+    package func removeAllApps() {
         apps.removeAll()
     }
 
     /// The app served under `appID` among the apps of one flavour; the first one added wins where two share it.
-    public func app(_ flavour: Flavour, id appID: String) -> (any EmulatedApp)? {
+    package func app(_ flavour: Flavour, id appID: String) -> (any EmulatedApp)? {
         apps.first { $0.flavour == flavour && $0.appID == appID }
     }
 
     /// The app whose app id is `name` (either flavour); else, for `backendless` or `kii`, the first app of that
     /// flavour. What `understudy.app(name)` and the control API's `?app=` read.
-    public func app(named name: String) -> (any EmulatedApp)? {
+    package func app(named name: String) -> (any EmulatedApp)? {
         if let app = apps.first(where: { $0.appID == name }) { return app }
         guard let flavour = Flavour(rawValue: name) else { return nil }
         return apps.first { $0.flavour == flavour }
     }
 
     /// The Backendless app served under `appID`.
-    public func backendless(id appID: String) -> BackendlessApp? {
+    package func backendless(id appID: String) -> BackendlessApp? {
         guard case .backendless(let app)? = app(.backendless, id: appID)?.flavoured else { return nil }
         return app
     }
 
     /// The Kii app served under `appID`.
-    public func kii(id appID: String) -> KiiApp? {
+    package func kii(id appID: String) -> KiiApp? {
         guard case .kii(let app)? = app(.kii, id: appID)?.flavoured else { return nil }
         return app
     }
 
     /// The first pair of apps of one flavour that share an app id, if any: such a world serves only the first.
-    public var sharedAppID: (flavour: Flavour, appID: String)? {
+    package var sharedAppID: (flavour: Flavour, appID: String)? {
         var seen = Set<String>()
         for app in apps where !seen.insert(app.flavour.rawValue + "\u{0}" + app.appID).inserted {
             return (app.flavour, app.appID)
@@ -67,7 +67,7 @@ public final class ServedWorld {
     }
 
     /// `apps: ID (flavour), …`, for messages that list what is served.
-    public var appList: String {
+    package var appList: String {
         apps.isEmpty ? "the server has no apps" : "apps: " + apps.map { "\($0.appID) (\($0.flavour.rawValue))" }.joined(separator: ", ")
     }
 }

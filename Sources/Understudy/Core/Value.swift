@@ -1,6 +1,6 @@
 /// A dynamic value as scenarios and HTTP bodies carry it: what a user property, a fault argument or a JSON
 /// field can hold.
-public enum Value: Sendable, Hashable {
+package enum Value: Sendable, Hashable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -10,13 +10,13 @@ public enum Value: Sendable, Hashable {
     case object([String: Value])
 
     /// The string inside, if this is a string.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let text) = self { return text }
         return nil
     }
 
     /// The number inside as a Double, if this is a number.
-    public var numberValue: Double? {
+    package var numberValue: Double? {
         switch self {
         case .int(let number): return Double(number)
         case .double(let number): return number
@@ -25,7 +25,7 @@ public enum Value: Sendable, Hashable {
     }
 
     /// True for `null` and for the empty string: what Backendless treats as "no value".
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         switch self {
         case .null: return true
         case .string(let text): return text.isEmpty
@@ -34,13 +34,13 @@ public enum Value: Sendable, Hashable {
     }
 
     /// An empty list read as an empty object: a script's `{}` is both.
-    public var emptyListAsObject: Value {
+    package var emptyListAsObject: Value {
         if case .array(let items) = self, items.isEmpty { return .object([:]) }
         return self
     }
 
     /// The value's kind, for error messages.
-    public var kindName: String {
+    package var kindName: String {
         switch self {
         case .null: return "null"
         case .bool: return "boolean"
@@ -53,19 +53,19 @@ public enum Value: Sendable, Hashable {
 }
 
 extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int64) { self = .int(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int64) { self = .int(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
 extension Value {
     /// The string, or `null` when there is none.
-    public init(_ text: String?) {
+    package init(_ text: String?) {
         self = text.map(Value.string) ?? .null
     }
 
     /// An object holding these properties (the first wins where a name repeats).
-    public init(properties: [Property]) {
+    package init(properties: [Property]) {
         var object: [String: Value] = [:]
         object.reserveCapacity(properties.count)
         for property in properties where object[property.name] == nil { object[property.name] = property.value }
@@ -74,11 +74,11 @@ extension Value {
 }
 
 /// One named property, in the order a request listed it.
-public struct Property: Sendable, Hashable {
-    public var name: String
-    public var value: Value
+package struct Property: Sendable, Hashable {
+    package var name: String
+    package var value: Value
 
-    public init(_ name: String, _ value: Value) {
+    package init(_ name: String, _ value: Value) {
         self.name = name
         self.value = value
     }
@@ -86,7 +86,7 @@ public struct Property: Sendable, Hashable {
 
 extension Array where Element == Property {
     /// The value of the first property with this exact name.
-    public subscript(named name: String) -> Value? {
+    package subscript(named name: String) -> Value? {
         for property in self where property.name == name { return property.value }
         return nil
     }

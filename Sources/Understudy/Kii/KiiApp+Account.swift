@@ -4,7 +4,7 @@ extension KiiApp {
     /// Changes the password; every token of the user ends (403 `WRONG_TOKEN` from then on).
     /// Errors: 404 `USER_NOT_FOUND`; 401 `WRONG_PASSWORD`; 400 `PASSWORD_TOO_SHORT` (and the sign-up password
     /// rule's `INVALID_INPUT_DATA`).
-    public func changePassword(userID: String, oldPassword: String, newPassword: String) throws(KiiError) {
+    package func changePassword(userID: String, oldPassword: String, newPassword: String) throws(KiiError) {
         try checkFaults(.changePassword, [.string(userID), .string(oldPassword), .string(newPassword)])
         let user = try storedUser(userID)
         guard user.hasPassword, user.password.matches(oldPassword) else { throw .wrongPassword }
@@ -15,7 +15,7 @@ extension KiiApp {
     }
 
     /// The user a live access token belongs to; 403 `WRONG_TOKEN` for any other token.
-    public func me(token: String) throws(KiiError) -> KiiUser {
+    package func me(token: String) throws(KiiError) -> KiiUser {
         try checkFaults(.me, [.string(token)])
         guard let user = sessions[token] else { throw .wrongToken(token) }
         return user.snapshot()
@@ -25,7 +25,7 @@ extension KiiApp {
     /// verify an address (401 `USER_DISABLED`), receives no push, and every token ends; re-enabling does not bring
     /// the old tokens back. Errors: 404 `USER_NOT_FOUND`.
     @discardableResult
-    public func setDisabled(userID: String, disabled: Bool) throws(KiiError) -> KiiUser {
+    package func setDisabled(userID: String, disabled: Bool) throws(KiiError) -> KiiUser {
         try checkFaults(.setDisabled, [.string(userID), .bool(disabled)])
         let user = try storedUser(userID)
         user.profile.disabled = disabled
@@ -35,7 +35,7 @@ extension KiiApp {
 
     /// Deletes a user: their tokens end, their username, email address and phone number are free again, and
     /// their push installations are removed. Errors: 404 `USER_NOT_FOUND`.
-    public func delete(userID: String) throws(KiiError) {
+    package func delete(userID: String) throws(KiiError) {
         try checkFaults(.deleteUser, [.string(userID)])
         let user = try storedUser(userID)
         endSessions(of: user)
@@ -64,7 +64,7 @@ extension KiiApp {
     /// `password`, names starting with `_`, the record's read-only names, a changed `loginName`, a field breaking
     /// its rule, more than 100 custom fields or 64 KiB of them); 409 `USER_ALREADY_EXISTS`. A refused update
     /// changes nothing.
-    public func update(userID: String, fields: [Property]) throws(KiiError) -> KiiUser {
+    package func update(userID: String, fields: [Property]) throws(KiiError) -> KiiUser {
         try checkFaults(.updateUser, [.string(userID), Value(properties: fields)])
         let user = try storedUser(userID)
         let change = try KiiProfileChange(fields, for: user.snapshot())
@@ -92,7 +92,7 @@ extension KiiApp {
 
 extension KiiUser {
     /// The number the HTTP record shows as `internalUserID`: the first 15 hex digits of the userID.
-    public var internalUserID: Int64 {
+    package var internalUserID: Int64 {
         let hex = userID.utf8.filter { $0 != UInt8(ascii: "-") }.prefix(15)
         return Int64(String(decoding: hex, as: UTF8.self), radix: 16) ?? 0
     }

@@ -7,7 +7,7 @@ extension KiiApp {
     /// `pendingEmailAddress`, a verification email goes to it, and the old address stays in force until
     /// `verifyEmail`. Changing to the address in force drops a pending change. 404 `USER_NOT_FOUND` for an
     /// unknown user.
-    public func changeEmail(userID: String, email: String) throws(KiiError) -> KiiUser {
+    package func changeEmail(userID: String, email: String) throws(KiiError) -> KiiUser {
         try checkFaults(.changeEmail, [.string(userID), .string(email)])
         let user = try storedUser(userID)
         _ = try KiiIdentifiers.emailAddress(email)
@@ -32,7 +32,7 @@ extension KiiApp {
     /// Changes the user's phone number; the same rules as `changeEmail`, with an SMS code. `phone` is
     /// `+819012345678`, `JP-09012345678`, or local digits read in `country` (else in the user's own country).
     /// 400 `INVALID_INPUT_DATA` field `phoneNumber` (or `country`) for a malformed, invalid or landline number.
-    public func changePhone(userID: String, phone: String, country: String? = nil) throws(KiiError) -> KiiUser {
+    package func changePhone(userID: String, phone: String, country: String? = nil) throws(KiiError) -> KiiUser {
         try checkFaults(.changePhone, [.string(userID), .string(phone), Value(country)])
         let user = try storedUser(userID)
         if let country { _ = try KiiIdentifiers.country(country) }

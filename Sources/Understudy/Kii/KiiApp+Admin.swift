@@ -3,7 +3,7 @@
 extension KiiApp {
     /// An administrator token for the client credentials; 401 `UNAUTHORIZED` when they are not this app's id and
     /// key. Each call issues a new token; earlier ones keep working.
-    public func adminToken(clientID: String, clientSecret: String) throws(KiiError) -> String {
+    package func adminToken(clientID: String, clientSecret: String) throws(KiiError) -> String {
         guard clientID == settings.appID, clientSecret == settings.appKey else {
             throw .unauthorized("The client credentials are wrong: client_id is the app id, client_secret the app key")
         }
@@ -23,5 +23,5 @@ extension KiiApp {
     }
 
     /// True for a token `adminToken` issued.
-    public func isAdminToken(_ token: String) -> Bool { adminTokens.contains(token) }
+    package func isAdminToken(_ token: String) -> Bool { adminTokens.contains(token) }
 }

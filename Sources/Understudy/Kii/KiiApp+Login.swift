@@ -6,7 +6,7 @@ extension KiiApp {
     /// `+819012345678` or `JP-09012345678`, or a REST prefixed form: `EMAIL:…`, `PHONE:+…`, `PHONE:JP-…`,
     /// `LOGIN_NAME:…`. An email address or phone number logs in only once verified. Any failure is the same
     /// 400 `invalid_grant`, never saying which part was wrong.
-    public func login(identifier: String, password: String) throws(KiiError) -> KiiSession {
+    package func login(identifier: String, password: String) throws(KiiError) -> KiiSession {
         try checkFaults(.login, [.string(identifier), .string(password)])
         guard let user = resolve(identifier), !user.isDisabled, user.hasPassword, user.password.matches(password) else {
             throw .invalidGrant
@@ -16,7 +16,7 @@ extension KiiApp {
     }
 
     /// The user that `identifier` would log in as (the same forms as `login`), or nil.
-    public func find(identifier: String) -> KiiUser? {
+    package func find(identifier: String) -> KiiUser? {
         resolve(identifier)?.snapshot()
     }
 

@@ -8,7 +8,7 @@ extension KiiApp {
     ///
     /// Errors, in this order: 404 `USER_NOT_FOUND`; 401 `USER_DISABLED`; 409 `INVALID_STATUS` when the address
     /// the method needs is missing or not verified.
-    public func requestPasswordReset(identifier: String, method: KiiResetMethod = .email) throws(KiiError) {
+    package func requestPasswordReset(identifier: String, method: KiiResetMethod = .email) throws(KiiError) {
         try checkFaults(.requestPasswordReset, [.string(identifier), .string(method.rawValue)])
         let user = try resetTarget(identifier)
         if user.isDisabled { throw .userDisabled(user.userID) }
@@ -53,7 +53,7 @@ extension KiiApp {
     /// the new password equals the old); 400 `PASSWORD_TOO_SHORT` (and the sign-up password rule's
     /// `INVALID_INPUT_DATA`); 403 `INVALID_VERIFICATION_CODE` (wrong PIN, or none requested); 410
     /// `PIN_CODE_EXPIRED`.
-    public func completePasswordReset(identifier: String, pin: String, newPassword: String) throws(KiiError) {
+    package func completePasswordReset(identifier: String, pin: String, newPassword: String) throws(KiiError) {
         try checkFaults(.completePasswordReset, [.string(identifier), .string(pin), .string(newPassword)])
         let user = try resetTarget(identifier)
         if user.isDisabled { throw .userDisabled(user.userID) }
@@ -80,7 +80,7 @@ extension KiiApp {
     /// disabled (the link keeps working once re-enabled).
     /// - Returns: the new password.
     @discardableResult
-    public func openResetLink(_ link: String) throws(KiiError) -> String {
+    package func openResetLink(_ link: String) throws(KiiError) -> String {
         try checkFaults(.openResetLink, [.string(link)])
         let code = Self.resetCode(in: link)
         guard let user = lifecycle.resetLinks[code] else { throw .resetLinkUnknown }

@@ -1,15 +1,15 @@
 /// What `putIdentity` gives a pseudo user: at least one identifier, a password, and optionally new fields.
-public struct KiiIdentity: Sendable, Hashable {
-    public var username: String?
-    public var email: String?
-    public var phone: String?
+package struct KiiIdentity: Sendable, Hashable {
+    package var username: String?
+    package var email: String?
+    package var phone: String?
     /// Two capital letters; reads a local phone number and is stored as the user's country.
-    public var country: String?
-    public var password: String?
+    package var country: String?
+    package var password: String?
     /// Replaces the custom fields by the update merge rule; nil keeps them.
-    public var fields: [Property]?
+    package var fields: [Property]?
 
-    public init(
+    package init(
         username: String? = nil, email: String? = nil, phone: String? = nil, country: String? = nil,
         password: String? = nil, fields: [Property]? = nil
     ) {
@@ -62,7 +62,7 @@ extension KiiApp {
     ///
     /// Errors, in this order: an injected fault; 400 `INVALID_INPUT_DATA` for `loginName`, `emailAddress`,
     /// `phoneNumber`, `password` or a reserved name in `fields`, or a field breaking its rule.
-    public func registerPseudo(fields: [Property] = []) throws(KiiError) -> KiiUser {
+    package func registerPseudo(fields: [Property] = []) throws(KiiError) -> KiiUser {
         try checkFaults(.registerPseudo, [Value(properties: fields)])
         let placeholder = KiiUser(
             userID: "", emailAddressVerified: true, phoneNumberVerified: true, created: clock.milliseconds
@@ -93,7 +93,7 @@ extension KiiApp {
     /// password); 400 `INVALID_INPUT_DATA` (a bad identifier or country, a refused field, no identifier, a
     /// verification combination, no password, a password breaking its rule); 400 `PASSWORD_TOO_SHORT`; 409
     /// `USER_ALREADY_EXISTS` (loginName, then emailAddress, then phoneNumber). A refused call changes nothing.
-    public func putIdentity(token: String, identity: KiiIdentity) throws(KiiError) -> KiiUser {
+    package func putIdentity(token: String, identity: KiiIdentity) throws(KiiError) -> KiiUser {
         try checkFaults(.putIdentity, [.string(token), identity.value])
         guard let user = sessions[token] else { throw .wrongToken(token) }
         guard !user.hasPassword else { throw .identityAlreadySet(user.userID) }
@@ -168,12 +168,12 @@ extension KiiApp {
     }
 
     /// The pseudo users, in registration order (for the dashboard).
-    public var pseudoUsers: [KiiUser] { registrationOrder.lazy.filter { !$0.hasPassword }.map { $0.snapshot() } }
+    package var pseudoUsers: [KiiUser] { registrationOrder.lazy.filter { !$0.hasPassword }.map { $0.snapshot() } }
 }
 
 extension KiiApp {
     /// True when `token` is a live access token of the user `userID` (what an SDK sends back as `_accessToken`).
-    public func isLiveToken(_ token: String, of userID: String) -> Bool {
+    package func isLiveToken(_ token: String, of userID: String) -> Bool {
         sessions[token]?.userID == userID
     }
 }

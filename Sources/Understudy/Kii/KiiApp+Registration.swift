@@ -14,7 +14,7 @@ extension KiiApp {
     ///   - phone: `+819012345678`, local digits with `country`, or `JP-09012345678`; stored in E.164 form.
     ///   - country: two capital letters; needed to read a local phone number.
     ///   - password: 4–50 characters, each U+0020…U+007E.
-    public func register(
+    package func register(
         username: String? = nil, email: String? = nil, phone: String? = nil, country: String? = nil, password: String?
     ) throws(KiiError) -> KiiUser {
         try checkFaults(.register, [

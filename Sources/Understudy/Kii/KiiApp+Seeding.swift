@@ -6,7 +6,7 @@ extension KiiApp {
     /// is logged in. Phone numbers are checked with libphonenumber each (about 40 µs apiece).
     /// - Returns: the number of users added.
     @discardableResult
-    public func seedUsers(count: Int, template: [Property], start: Int = 1) throws(KiiError) -> Int {
+    package func seedUsers(count: Int, template: [Property], start: Int = 1) throws(KiiError) -> Int {
         guard count > 0 else { return 0 }
         for property in template where !["username", "email", "phone", "country", "password"].contains(property.name) {
             throw .invalidInput(field: property.name, value: nil, message: "Unknown field '\(property.name)' in a Kii seeding template")

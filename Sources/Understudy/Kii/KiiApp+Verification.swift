@@ -6,7 +6,7 @@ extension KiiApp {
     ///
     /// Errors: 404 `USER_NOT_FOUND`; 401 `USER_DISABLED`; 400 `INVALID_ACCOUNT_STATUS` when nothing waits for
     /// verification; 403 `INVALID_VERIFICATION_CODE` for a wrong code (the right one keeps working).
-    public func verifyEmail(userID: String, code: String) throws(KiiError) -> KiiUser {
+    package func verifyEmail(userID: String, code: String) throws(KiiError) -> KiiUser {
         let code = Self.verificationCode(in: code)
         try checkFaults(.verifyEmail, [.string(userID), .string(code)])
         let user = try storedUser(userID)
@@ -21,7 +21,7 @@ extension KiiApp {
     /// Errors: 404 `USER_NOT_FOUND`; 400 `INVALID_ACCOUNT_STATUS` when nothing waits for verification;
     /// 403 `INVALID_VERIFICATION_CODE` for a wrong code; 410 `PHONE_NUMBER_VERIFICATION_CODE_EXPIRED` for the
     /// right code more than `sms_code_ttl` seconds after it was sent (exactly at the limit it still works).
-    public func verifyPhone(userID: String, code: String) throws(KiiError) -> KiiUser {
+    package func verifyPhone(userID: String, code: String) throws(KiiError) -> KiiUser {
         let code = Self.verificationCode(in: code)
         try checkFaults(.verifyPhone, [.string(userID), .string(code)])
         let user = try storedUser(userID)
@@ -33,7 +33,7 @@ extension KiiApp {
 
     /// Sends the verification email again, with the same code, to the address waiting for verification.
     /// Errors: 404 `USER_NOT_FOUND`; 400 `INVALID_ACCOUNT_STATUS` when nothing waits.
-    public func resendEmailVerification(userID: String) throws(KiiError) {
+    package func resendEmailVerification(userID: String) throws(KiiError) {
         try checkFaults(.resendEmailVerification, [.string(userID)])
         let user = try storedUser(userID)
         guard let address = user.email.awaitingVerification else {
@@ -45,7 +45,7 @@ extension KiiApp {
     /// Texts a new verification code (valid for `sms_code_ttl` from now) to the number waiting for verification;
     /// the previous code stops working. Errors: 404 `USER_NOT_FOUND`; 400 `INVALID_ACCOUNT_STATUS` when nothing
     /// waits.
-    public func resendPhoneVerification(userID: String) throws(KiiError) {
+    package func resendPhoneVerification(userID: String) throws(KiiError) {
         try checkFaults(.resendPhoneVerification, [.string(userID)])
         let user = try storedUser(userID)
         guard let number = user.phone.awaitingVerification else {

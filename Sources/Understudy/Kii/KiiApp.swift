@@ -1,19 +1,19 @@
 /// An emulated Kii Cloud application: users identified by username, email address and/or phone number, logins,
 /// and email / SMS verification, with its own virtual clock, outbox and faults. Not thread-safe: one owner at a
 /// time.
-public final class KiiApp: EmulatedApp {
+package final class KiiApp: EmulatedApp {
     /// The portal settings; changes apply to the next call.
-    public var settings: KiiSettings
+    package var settings: KiiSettings
     /// The virtual clock (SMS code lifetimes, `created`).
-    public var clock = VirtualClock()
+    package var clock = VirtualClock()
     /// Every verification email and SMS sent.
-    public var outbox = Outbox()
+    package var outbox = Outbox()
     /// Injected faults, checked first by every operation.
-    public var faults: FaultInjector
+    package var faults: FaultInjector
     /// Where verification links point (the HTTP server sets its own address).
-    public var linkBase = "http://127.0.0.1:8080"
+    package var linkBase = "http://127.0.0.1:8080"
     /// How many users this app may hold.
-    public let capacity: Capacity
+    package let capacity: Capacity
 
     /// userIDs.
     var ids: SeededGenerator
@@ -47,7 +47,7 @@ public final class KiiApp: EmulatedApp {
     var phoneCache = PhoneNumberCache()
 
     /// A fresh app. `seed` decides every userID, token and code it will hand out.
-    public init(settings: KiiSettings = KiiSettings(), seed: UInt64, capacity: Capacity = Capacity()) {
+    package init(settings: KiiSettings = KiiSettings(), seed: UInt64, capacity: Capacity = Capacity()) {
         self.settings = settings
         self.capacity = capacity
         let root = SeededGenerator(seed: seed)
@@ -71,7 +71,7 @@ public final class KiiApp: EmulatedApp {
 
     /// For an operation an adapter answers without a domain call (`isAnsweredByAdapter`): throws the error of the
     /// fault that applies to this call, if one does.
-    public func checkAdapterFaults(_ operation: KiiOperation, _ arguments: @autoclosure () -> [Value]) throws(KiiError) {
+    package func checkAdapterFaults(_ operation: KiiOperation, _ arguments: @autoclosure () -> [Value]) throws(KiiError) {
         try checkFaults(operation, arguments())
     }
 
@@ -82,24 +82,24 @@ public final class KiiApp: EmulatedApp {
     }
 
     /// The user with this userID, or nil.
-    public func user(userID: String) -> KiiUser? {
+    package func user(userID: String) -> KiiUser? {
         guard let id = Identifier128(parsing: userID) else { return nil }
         return users[id]?.snapshot()
     }
 
     /// `users.get`: the user with this userID, or nil; an injected fault fails it.
-    public func getUser(userID: String) throws(KiiError) -> KiiUser? {
+    package func getUser(userID: String) throws(KiiError) -> KiiUser? {
         try checkFaults(.getUser, [.string(userID)])
         return user(userID: userID)
     }
 
     /// How many users are registered.
-    public var userCount: Int { users.count }
+    package var userCount: Int { users.count }
     /// Push registrations, counted towards the memory cap: installations, topics and subscriptions.
-    public var registrationCount: Int { installationCount + topicStore.registrationCount }
+    package var registrationCount: Int { installationCount + topicStore.registrationCount }
 
     /// Every user, in registration order.
-    public var allUsers: [KiiUser] { registrationOrder.map { $0.snapshot() } }
+    package var allUsers: [KiiUser] { registrationOrder.map { $0.snapshot() } }
 
     // MARK: Tokens and codes
 
@@ -128,7 +128,7 @@ public final class KiiApp: EmulatedApp {
 
     /// The user an access token belongs to (for HTTP's `Authorization: Bearer`); 403 `WRONG_TOKEN` for a token
     /// that stopped working (password change or reset, deletion, disabling), 401 `UNAUTHORIZED` otherwise.
-    public func user(forToken token: String) throws(KiiError) -> KiiUser {
+    package func user(forToken token: String) throws(KiiError) -> KiiUser {
         guard let user = sessions[token] else {
             if lifecycle.endedTokens.contains(token) { throw .wrongToken(token) }
             throw .unknownToken(token)

@@ -1,7 +1,7 @@
 /// The declaration of every Kii operation: arguments by the contract's names, routes under `/api/apps/{appID}`,
 /// the order of checks (docs/errors.md) and the result. See `OperationDeclaration`.
 extension KiiOperation {
-    public var declaration: OperationDeclaration { Self.declared[self]! }
+    package var declaration: OperationDeclaration { Self.declared[self]! }
 
     private static let declared: [KiiOperation: OperationDeclaration] = Dictionary(
         uniqueKeysWithValues: allCases.map { ($0, $0.declare()) }

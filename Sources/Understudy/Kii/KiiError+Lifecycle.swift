@@ -2,7 +2,7 @@
 /// installations, with the statuses of `lifecycle.md`.
 extension KiiError {
     /// 404 `USER_NOT_FOUND` naming the identifier's field (`emailAddress`, `phoneNumber`, `loginName`, `userID`).
-    public static func userNotFound(field: String, value: String) -> KiiError {
+    package static func userNotFound(field: String, value: String) -> KiiError {
         KiiError(
             status: 404, code: "USER_NOT_FOUND", message: "User with \(field) \(value) was not found", field: field,
             value: value
@@ -10,7 +10,7 @@ extension KiiError {
     }
 
     /// 401 `USER_DISABLED`: the user is disabled and may not reset a password or verify an address.
-    public static func userDisabled(_ userID: String) -> KiiError {
+    package static func userDisabled(_ userID: String) -> KiiError {
         KiiError(
             status: 401, code: "USER_DISABLED", message: "The user \(userID) is disabled", field: "userID", value: userID
         )
@@ -18,7 +18,7 @@ extension KiiError {
 
     /// 409 `INVALID_STATUS`: the address a reset method needs (`email address`, `phone number`) is missing or not
     /// verified.
-    public static func invalidStatus(_ address: String, method: String) -> KiiError {
+    package static func invalidStatus(_ address: String, method: String) -> KiiError {
         KiiError(
             status: 409, code: "INVALID_STATUS",
             message: "The user did not have a verified \(address), which the \(method) reset needs"
@@ -26,12 +26,12 @@ extension KiiError {
     }
 
     /// 400 `INVALID_INPUT_DATA` for a password reset: an empty PIN, or a new password equal to the old one.
-    public static func invalidReset(field: String, _ message: String) -> KiiError {
+    package static func invalidReset(field: String, _ message: String) -> KiiError {
         KiiError(status: 400, code: "INVALID_INPUT_DATA", message: message, field: field)
     }
 
     /// 403 `INVALID_VERIFICATION_CODE` for a reset PIN: wrong, or no reset by PIN was requested.
-    public static func invalidResetPIN(_ pin: String) -> KiiError {
+    package static func invalidResetPIN(_ pin: String) -> KiiError {
         KiiError(
             status: 403, code: "INVALID_VERIFICATION_CODE",
             message: "The PIN code \(pin) is not valid (wrong, or no password reset by PIN was requested)",
@@ -40,7 +40,7 @@ extension KiiError {
     }
 
     /// 410 `PIN_CODE_EXPIRED`: the right PIN, more than `sms_reset_pin_ttl` seconds after it was texted.
-    public static func pinCodeExpired(ttl: Double) -> KiiError {
+    package static func pinCodeExpired(ttl: Double) -> KiiError {
         let seconds = ttl == ttl.rounded() && abs(ttl) < 1e15 ? String(Int64(ttl)) : String(ttl)
         return KiiError(
             status: 410, code: "PIN_CODE_EXPIRED",
@@ -49,24 +49,24 @@ extension KiiError {
     }
 
     /// 404 `USER_NOT_FOUND` for a reset link that is unknown or was already used (or replaced).
-    public static let resetLinkUnknown = KiiError(
+    package static let resetLinkUnknown = KiiError(
         status: 404, code: "USER_NOT_FOUND",
         message: "The password reset link is unknown, was already used, or was replaced by a newer request"
     )
 
     /// 401 `WRONG_PASSWORD`: the old password given to a password change is wrong.
-    public static let wrongPassword = KiiError(
+    package static let wrongPassword = KiiError(
         status: 401, code: "WRONG_PASSWORD", message: "The provided password is wrong", field: "oldPassword"
     )
 
     /// 403 `WRONG_TOKEN`: an access token that stopped working (password change or reset, deletion, disabling)
     /// or that this app never issued.
-    public static func wrongToken(_ token: String) -> KiiError {
+    package static func wrongToken(_ token: String) -> KiiError {
         KiiError(status: 403, code: "WRONG_TOKEN", message: "The provided token is not valid: \(token)")
     }
 
     /// 404 `INSTALLATION_NOT_FOUND`: no installation has this id (or this device type and registration id).
-    public static func installationNotFound(_ id: String) -> KiiError {
+    package static func installationNotFound(_ id: String) -> KiiError {
         KiiError(
             status: 404, code: "INSTALLATION_NOT_FOUND", message: "Installation \(id) was not found",
             field: "installationID", value: id

@@ -2,13 +2,13 @@
 extension KiiError {
     /// 400 `INVALID_INPUT_DATA`: a pseudo registration (or `put_identity`'s `fields`) names an identifier, the
     /// password or a name only the service sets.
-    public static func pseudoField(_ name: String, _ reason: String) -> KiiError {
+    package static func pseudoField(_ name: String, _ reason: String) -> KiiError {
         invalidInput(field: name, value: nil, message: "The field \(name) cannot be given here: \(reason)")
     }
 
     /// 409 `INVALID_STATUS`: `put_identity` for a user who already has a password (the SDKs refuse this on the
     /// client: "This user has the identity already").
-    public static func identityAlreadySet(_ userID: String) -> KiiError {
+    package static func identityAlreadySet(_ userID: String) -> KiiError {
         KiiError(
             status: 409, code: "INVALID_STATUS",
             message: "The user \(userID) already has an identity and a password: put_identity is for pseudo users",
@@ -17,7 +17,7 @@ extension KiiError {
     }
 
     /// 400 `INVALID_INPUT_DATA`: a topic id that is not 1 to 64 characters of `A-Z a-z 0-9 _ -`.
-    public static func invalidTopicID(_ topicID: String) -> KiiError {
+    package static func invalidTopicID(_ topicID: String) -> KiiError {
         let shown = String(topicID.prefix(80))
         return invalidInput(
             field: "topicID", value: shown,
@@ -26,7 +26,7 @@ extension KiiError {
     }
 
     /// 409 `TOPIC_ALREADY_EXISTS`: the scope already has a topic with this id.
-    public static func topicAlreadyExists(_ topicID: String) -> KiiError {
+    package static func topicAlreadyExists(_ topicID: String) -> KiiError {
         KiiError(
             status: 409, code: "TOPIC_ALREADY_EXISTS", message: "Topic \(topicID) already exists", field: "topicID",
             value: topicID
@@ -34,7 +34,7 @@ extension KiiError {
     }
 
     /// 404 `TOPIC_NOT_FOUND`: the scope has no topic with this id.
-    public static func topicNotFound(_ topicID: String) -> KiiError {
+    package static func topicNotFound(_ topicID: String) -> KiiError {
         KiiError(
             status: 404, code: "TOPIC_NOT_FOUND", message: "Topic \(topicID) was not found", field: "topicID",
             value: topicID
@@ -42,7 +42,7 @@ extension KiiError {
     }
 
     /// 409 `PUSH_SUBSCRIPTION_ALREADY_EXISTS`: the user already subscribes to the topic.
-    public static func subscriptionAlreadyExists(topicID: String, userID: String) -> KiiError {
+    package static func subscriptionAlreadyExists(topicID: String, userID: String) -> KiiError {
         KiiError(
             status: 409, code: "PUSH_SUBSCRIPTION_ALREADY_EXISTS",
             message: "The user \(userID) already subscribes to topic \(topicID)", field: "userID", value: userID
@@ -50,7 +50,7 @@ extension KiiError {
     }
 
     /// 404 `PUSH_SUBSCRIPTION_NOT_FOUND`: the user does not subscribe to the topic.
-    public static func subscriptionNotFound(topicID: String, userID: String) -> KiiError {
+    package static func subscriptionNotFound(topicID: String, userID: String) -> KiiError {
         KiiError(
             status: 404, code: "PUSH_SUBSCRIPTION_NOT_FOUND",
             message: "The user \(userID) does not subscribe to topic \(topicID)", field: "userID", value: userID
@@ -58,7 +58,7 @@ extension KiiError {
     }
 
     /// 401 `UNAUTHORIZED`: a user subscribing to another user's user-scope topic.
-    public static func notTopicOwner(topicID: String, userID: String) -> KiiError {
+    package static func notTopicOwner(topicID: String, userID: String) -> KiiError {
         KiiError(
             status: 401, code: "UNAUTHORIZED",
             message: "The user \(userID) may not subscribe to topic \(topicID): only its owner may", field: "userID",
@@ -67,7 +67,7 @@ extension KiiError {
     }
 
     /// 400 `INVALID_INPUT_DATA` about a topic message (`data` empty, not flat strings, a reserved key, too large).
-    public static func invalidPushData(field: String = "data", _ message: String) -> KiiError {
+    package static func invalidPushData(field: String = "data", _ message: String) -> KiiError {
         invalidInput(field: field, value: nil, message: message)
     }
 }

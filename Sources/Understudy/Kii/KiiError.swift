@@ -1,19 +1,19 @@
 /// An error as Kii Cloud answers it: the HTTP status, the `errorCode` string and a message naming the offending
 /// field or value, plus `field` and `value` where the real service sends them.
-public struct KiiError: Error, Sendable, Hashable {
+package struct KiiError: Error, Sendable, Hashable {
     /// The HTTP status, e.g. 409.
-    public var status: Int
+    package var status: Int
     /// Kii's `errorCode`, e.g. `USER_ALREADY_EXISTS`.
-    public var code: String
+    package var code: String
     /// The server's wording, naming the field or value where there is one.
-    public var message: String
+    package var message: String
     /// The field at fault (`loginName`, `emailAddress`, `phoneNumber`, `password`, `country`, `userID`).
-    public var field: String?
+    package var field: String?
     /// The offending value, where the service reports it.
-    public var value: String?
+    package var value: String?
 
     /// An error with every part given.
-    public init(status: Int, code: String, message: String, field: String? = nil, value: String? = nil) {
+    package init(status: Int, code: String, message: String, field: String? = nil, value: String? = nil) {
         self.status = status
         self.code = code
         self.message = message
@@ -22,7 +22,7 @@ public struct KiiError: Error, Sendable, Hashable {
     }
 
     /// The error an injected fault answers with: its status (400 when none), its code as text, its message.
-    public init(fault: Fault) {
+    package init(fault: Fault) {
         let code: String
         switch fault.code {
         case .text(let text)?: code = text
@@ -35,19 +35,19 @@ public struct KiiError: Error, Sendable, Hashable {
     // MARK: 400 INVALID_INPUT_DATA
 
     /// 400 `INVALID_INPUT_DATA`: `field` breaks its rule; `message` says which rule.
-    public static func invalidInput(field: String, value: String?, message: String) -> KiiError {
+    package static func invalidInput(field: String, value: String?, message: String) -> KiiError {
         KiiError(status: 400, code: "INVALID_INPUT_DATA", message: message, field: field, value: value)
     }
 
     /// 400 `INVALID_INPUT_DATA`: none of username, email address and phone number was given.
-    public static let noIdentifier = KiiError(
+    package static let noIdentifier = KiiError(
         status: 400, code: "INVALID_INPUT_DATA",
         message: "There are validation errors: at least one of loginName, emailAddress or phoneNumber is required"
     )
 
     /// 400 `INVALID_INPUT_DATA`: a registration without a username whose addresses could not log in because the
     /// named verification setting(s) are on.
-    public static func verificationCombination(_ settings: [String]) -> KiiError {
+    package static func verificationCombination(_ settings: [String]) -> KiiError {
         let names = settings.joined(separator: " and ")
         let advice = settings.count == 1 ? "turn \(names) off" : "turn email_verification or phone_verification off"
         return KiiError(
@@ -57,7 +57,7 @@ public struct KiiError: Error, Sendable, Hashable {
     }
 
     /// 400 `INVALID_INPUT_DATA`: the phone number is valid but not a mobile number (a landline, toll-free, ...).
-    public static func notMobile(_ number: String) -> KiiError {
+    package static func notMobile(_ number: String) -> KiiError {
         invalidInput(
             field: "phoneNumber", value: number,
             message: "phoneNumber \(number) is not a mobile phone number; only mobile numbers are accepted"
@@ -67,13 +67,13 @@ public struct KiiError: Error, Sendable, Hashable {
     // MARK: Other codes
 
     /// 400 `PASSWORD_TOO_SHORT`: a password of fewer than 4 characters.
-    public static let passwordTooShort = KiiError(
+    package static let passwordTooShort = KiiError(
         status: 400, code: "PASSWORD_TOO_SHORT", message: "The password must be at least 4 characters long",
         field: "password"
     )
 
     /// 409 `USER_ALREADY_EXISTS`: `field` (`loginName`, `emailAddress` or `phoneNumber`) is taken by another user.
-    public static func userAlreadyExists(field: String, value: String) -> KiiError {
+    package static func userAlreadyExists(field: String, value: String) -> KiiError {
         KiiError(
             status: 409, code: "USER_ALREADY_EXISTS", message: "User with \(field) \(value) already exists",
             field: field, value: value
@@ -81,12 +81,12 @@ public struct KiiError: Error, Sendable, Hashable {
     }
 
     /// 400 `invalid_grant`: a login with an unknown identifier, a wrong password or an unverified address.
-    public static let invalidGrant = KiiError(
+    package static let invalidGrant = KiiError(
         status: 400, code: "invalid_grant", message: "The user was not found or a wrong password was provided"
     )
 
     /// 404 `USER_NOT_FOUND`: no user has this userID.
-    public static func userNotFound(_ userID: String) -> KiiError {
+    package static func userNotFound(_ userID: String) -> KiiError {
         KiiError(
             status: 404, code: "USER_NOT_FOUND", message: "User with userID \(userID) was not found",
             field: "userID", value: userID
@@ -94,7 +94,7 @@ public struct KiiError: Error, Sendable, Hashable {
     }
 
     /// 403 `INVALID_VERIFICATION_CODE`: the code does not match the one sent for the address.
-    public static func invalidVerificationCode(_ code: String, accountType: String) -> KiiError {
+    package static func invalidVerificationCode(_ code: String, accountType: String) -> KiiError {
         KiiError(
             status: 403, code: "INVALID_VERIFICATION_CODE",
             message: "The verification code \(code) is not valid for the \(accountType)", field: "verificationCode",
@@ -104,7 +104,7 @@ public struct KiiError: Error, Sendable, Hashable {
 
     /// 400 `INVALID_ACCOUNT_STATUS`: the address (`email address` / `phone number`) has nothing waiting for
     /// verification.
-    public static func invalidAccountStatus(accountType: String) -> KiiError {
+    package static func invalidAccountStatus(accountType: String) -> KiiError {
         KiiError(
             status: 400, code: "INVALID_ACCOUNT_STATUS",
             message: "The \(accountType) is already verified (nothing waits for verification)"
@@ -112,7 +112,7 @@ public struct KiiError: Error, Sendable, Hashable {
     }
 
     /// 410 `PHONE_NUMBER_VERIFICATION_CODE_EXPIRED`: the SMS code is older than the `sms_code_ttl` setting.
-    public static func phoneCodeExpired(ttl: Double) -> KiiError {
+    package static func phoneCodeExpired(ttl: Double) -> KiiError {
         let seconds = ttl == ttl.rounded() && abs(ttl) < 1e15 ? String(Int64(ttl)) : String(ttl)
         return KiiError(
             status: 410, code: "PHONE_NUMBER_VERIFICATION_CODE_EXPIRED",
@@ -121,17 +121,17 @@ public struct KiiError: Error, Sendable, Hashable {
     }
 
     /// 401 `UNAUTHORIZED`: over HTTP, missing or wrong app credentials or access token.
-    public static func unauthorized(_ message: String = "The access token or app credentials are missing or wrong") -> KiiError {
+    package static func unauthorized(_ message: String = "The access token or app credentials are missing or wrong") -> KiiError {
         KiiError(status: 401, code: "UNAUTHORIZED", message: message)
     }
 
     /// 401 `UNAUTHORIZED`: over HTTP, an access token this app never issued.
-    public static func unknownToken(_ token: String) -> KiiError {
+    package static func unknownToken(_ token: String) -> KiiError {
         unauthorized("The access token \(token) is not valid")
     }
 
     /// 503 `RESOURCE_TEMPORARILY_UNAVAILABLE`: the emulator holds as many users as its capacity allows.
-    public static func capacityReached(_ maxUsers: Int) -> KiiError {
+    package static func capacityReached(_ maxUsers: Int) -> KiiError {
         KiiError(
             status: 503, code: "RESOURCE_TEMPORARILY_UNAVAILABLE",
             message: "Unable to register user: the emulator holds its maximum of \(maxUsers) users"
@@ -141,5 +141,5 @@ public struct KiiError: Error, Sendable, Hashable {
 
 extension KiiError: CustomStringConvertible {
     /// `409 USER_ALREADY_EXISTS: User with loginName bond007 already exists`.
-    public var description: String { "\(status) \(code): \(message)" }
+    package var description: String { "\(status) \(code): \(message)" }
 }

@@ -19,7 +19,7 @@ extension KiiError {
     /// Every `errorCode` the Kii flavour answers: what `understudy explain` shows and what `understudy run --codes`
     /// counts. Messages are the errors' own; a code with several messages shows one (`INVALID_INPUT_DATA` names
     /// the field and its rule in each, see docs/errors.md).
-    public static let catalogueEntries: [ErrorCatalogue.Entry] = [
+    package static let catalogueEntries: [ErrorCatalogue.Entry] = [
         entry(noIdentifier,
               when: "a field breaks its rule (the message and field name it: loginName, emailAddress, country, phoneNumber, password), no identifier, a verification combination the settings forbid, a landline phone number; an empty reset PIN or a new password equal to the old; a refused update field; an unknown installation deviceType or a bad token",
               [.register, .changeEmail, .changePhone, .completePasswordReset, .changePassword, .updateUser, .registerInstallation,

@@ -1,5 +1,5 @@
 /// A push service a Kii installation registers with.
-public enum KiiDeviceType: String, Sendable, CaseIterable, Hashable {
+package enum KiiDeviceType: String, Sendable, CaseIterable, Hashable {
     case android = "ANDROID"
     case ios = "IOS"
     case jpush = "JPUSH"
@@ -8,18 +8,18 @@ public enum KiiDeviceType: String, Sendable, CaseIterable, Hashable {
 
 /// A device registered for push (`POST installations`): `{ installationID, installationRegistrationID, deviceType,
 /// userID, development }`.
-public struct KiiInstallation: Sendable, Hashable, Presentable {
+package struct KiiInstallation: Sendable, Hashable, Presentable {
     /// 25 characters from `0-9 a-z`, chosen by the service.
-    public var installationID: String
+    package var installationID: String
     /// The push service's registration id (FCM token, APNs device token, JPush id); generated for MQTT.
-    public var installationRegistrationID: String
-    public var deviceType: KiiDeviceType
+    package var installationRegistrationID: String
+    package var deviceType: KiiDeviceType
     /// The owner: the last user who registered this device.
-    public var userID: String
+    package var userID: String
     /// True for a development (sandbox) registration.
-    public var development: Bool
+    package var development: Bool
 
-    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+    package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("installationID", installationID)
         writer.write("installationRegistrationID", installationRegistrationID)
         writer.write("deviceType", deviceType.rawValue)
@@ -68,7 +68,7 @@ struct KiiInstallationStore {
 /// `installations/{deviceType}:{registrationID}`) and pushes to a user's devices.
 extension KiiApp {
     /// The longest registration id taken (FCM tokens are about 160 characters, APNs tokens 64).
-    public static let maxRegistrationIDLength = 1024
+    package static let maxRegistrationIDLength = 1024
 
     /// Registers a device for push for `userID`. ANDROID, IOS and JPUSH need `token` (the push service's
     /// registration id: 1 to 1024 visible ASCII characters other than `/`); MQTT must not have one (the service
@@ -77,7 +77,7 @@ extension KiiApp {
     ///
     /// Errors, in this order: 404 `USER_NOT_FOUND`; 400 `INVALID_INPUT_DATA` (unknown type, missing or malformed
     /// token, a token for MQTT).
-    public func registerInstallation(
+    package func registerInstallation(
         userID: String, type: String, token: String?, development: Bool = false
     ) throws(KiiError) -> KiiInstallation {
         try checkFaults(.registerInstallation, [
@@ -127,12 +127,12 @@ extension KiiApp {
     }
 
     /// The installation with this id, or nil.
-    public func installation(id: String) -> KiiInstallation? {
+    package func installation(id: String) -> KiiInstallation? {
         lifecycle.installations.byID[id]
     }
 
     /// The installation of this device type and registration id, or nil.
-    public func installation(type: String, registrationID: String) -> KiiInstallation? {
+    package func installation(type: String, registrationID: String) -> KiiInstallation? {
         guard let deviceType = KiiDeviceType(rawValue: type),
             let id = lifecycle.installations.byRegistration[KiiInstallationStore.key(deviceType, registrationID)]
         else { return nil }
@@ -140,20 +140,20 @@ extension KiiApp {
     }
 
     /// Every installation, sorted by `installationID`.
-    public var allInstallations: [KiiInstallation] {
+    package var allInstallations: [KiiInstallation] {
         lifecycle.installations.byID.values.sorted { $0.installationID < $1.installationID }
     }
 
     /// How many installations the app holds.
-    public var installationCount: Int { lifecycle.installations.byID.count }
+    package var installationCount: Int { lifecycle.installations.byID.count }
 
     /// The user's installations, sorted by `installationID` (none for an unknown user).
-    public func installations(userID: String) -> [KiiInstallation] {
+    package func installations(userID: String) -> [KiiInstallation] {
         lifecycle.installations.owned(by: userID)
     }
 
     /// Removes an installation. Errors: 404 `INSTALLATION_NOT_FOUND`.
-    public func unregisterInstallation(id: String) throws(KiiError) {
+    package func unregisterInstallation(id: String) throws(KiiError) {
         try checkFaults(.unregisterInstallation, [.string(id)])
         guard lifecycle.installations.remove(id) != nil else { throw .installationNotFound(id) }
     }
@@ -161,7 +161,7 @@ extension KiiApp {
     /// Pushes `message` to every installation of the user: one outbox push each. A disabled user receives nothing.
     /// Errors: 404 `USER_NOT_FOUND`.
     /// - Returns: the installation ids delivered to, sorted.
-    public func sendToUser(userID: String, message: String) throws(KiiError) -> [String] {
+    package func sendToUser(userID: String, message: String) throws(KiiError) -> [String] {
         try checkFaults(.sendToUser, [.object(["user": .string(userID), "message": .string(message)])])
         let user = try storedUser(userID)
         if user.isDisabled { return [] }

@@ -32,7 +32,7 @@ struct KiiLifecycleState {
 }
 
 /// How `requestPasswordReset` reaches the user.
-public enum KiiResetMethod: String, Sendable, CaseIterable {
+package enum KiiResetMethod: String, Sendable, CaseIterable {
     /// An email with a link (the default).
     case email = "EMAIL"
     /// An SMS with a link.

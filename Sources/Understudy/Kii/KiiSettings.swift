@@ -1,26 +1,26 @@
 /// The developer-portal settings of a Kii app that scenarios (and HTTP) can read and flip at any time.
-public struct KiiSettings: Sendable, Equatable {
+package struct KiiSettings: Sendable, Equatable {
     /// Email verification (`emailAddressVerificationRequired`): a new email address logs in only once verified.
-    public var emailVerification = false
+    package var emailVerification = false
     /// SMS verification (`phoneNumberVerificationRequired`): a new phone number logs in only once verified.
-    public var phoneVerification = false
+    package var phoneVerification = false
     /// How long an SMS verification code lives, in seconds of virtual time (24 hours by default).
-    public var smsCodeTTL: Double = 86_400
+    package var smsCodeTTL: Double = 86_400
     /// How long a password-reset PIN (SMS_PIN) lives, in seconds of virtual time (an hour by default).
-    public var smsResetPINTTL: Double = 3_600
+    package var smsResetPINTTL: Double = 3_600
     /// The application id over HTTP.
-    public var appID = "understudy-kii-app"
+    package var appID = "understudy-kii-app"
     /// The application key over HTTP.
-    public var appKey = "understudy-kii-key"
+    package var appKey = "understudy-kii-key"
 
     /// The defaults: both verifications off, SMS codes live 24 hours.
-    public init() {}
+    package init() {}
 
     /// Every setting name, in the order documentation lists them.
-    public static let names = ["email_verification", "phone_verification", "sms_code_ttl", "sms_reset_pin_ttl", "app_id", "app_key"]
+    package static let names = ["email_verification", "phone_verification", "sms_code_ttl", "sms_reset_pin_ttl", "app_id", "app_key"]
 
     /// The setting's current value, or nil for an unknown name.
-    public func value(of name: String) -> Value? {
+    package func value(of name: String) -> Value? {
         switch name {
         case "email_verification": return .bool(emailVerification)
         case "phone_verification": return .bool(phoneVerification)
@@ -36,7 +36,7 @@ public struct KiiSettings: Sendable, Equatable {
     }
 
     /// Changes one setting from a dynamic value; throws for an unknown name or a value of the wrong kind.
-    public mutating func set(_ name: String, to value: Value) throws(SettingError) {
+    package mutating func set(_ name: String, to value: Value) throws(SettingError) {
         switch name {
         case "email_verification": emailVerification = try value.boolean(for: name)
         case "phone_verification": phoneVerification = try value.boolean(for: name)

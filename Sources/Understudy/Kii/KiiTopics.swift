@@ -1,15 +1,15 @@
 /// A Kii push topic (contract v3): in the app's scope, or in a user's scope (`owner`).
-public struct KiiTopic: Sendable, Hashable, Presentable {
+package struct KiiTopic: Sendable, Hashable, Presentable {
     /// 1 to 64 characters of `A-Z a-z 0-9 _ -`, case-sensitive.
-    public var topicID: String
+    package var topicID: String
     /// The userID of a user-scope topic's owner; nil for an app-scope topic.
-    public var owner: String?
+    package var owner: String?
 
     /// `"APP"` for an app-scope topic, `"APP_AND_USER"` for a user-scope one (Kii's `objectScope` type).
-    public var scope: String { owner == nil ? "APP" : "APP_AND_USER" }
+    package var scope: String { owner == nil ? "APP" : "APP_AND_USER" }
 
     /// `{ topicID, scope, owner? }`
-    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+    package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("topicID", topicID)
         writer.write("scope", scope)
         if let owner { writer.write("owner", owner) }
@@ -17,20 +17,20 @@ public struct KiiTopic: Sendable, Hashable, Presentable {
 }
 
 /// What `topics.send` sends: flat string `data`, the environments and the push networks it may reach.
-public struct KiiTopicMessage: Sendable, Hashable {
+package struct KiiTopicMessage: Sendable, Hashable {
     /// The payload: each value must be a string (a `.string` `Value`); checked by `sendToTopic`.
-    public var data: [Property]
+    package var data: [Property]
     /// Reach installations registered with `development = true`; nil (not given) is true.
-    public var development: Bool?
+    package var development: Bool?
     /// Reach production installations (registered without `development`); nil (not given) is true.
-    public var production: Bool?
+    package var production: Bool?
     /// The device types reached; nil (not given) is all four, unless `networksRequired`.
-    public var networks: Set<KiiDeviceType>?
+    package var networks: Set<KiiDeviceType>?
     /// Over HTTP a message must name its networks (a `gcm`, `fcm`, `apns`, `jpush` or `mqtt` block): without
     /// any, 400 `INVALID_INPUT_DATA`.
-    public var networksRequired = false
+    package var networksRequired = false
 
-    public init(
+    package init(
         data: [Property], development: Bool? = nil, production: Bool? = nil, networks: Set<KiiDeviceType>? = nil
     ) {
         self.data = data
@@ -54,32 +54,32 @@ public struct KiiTopicMessage: Sendable, Hashable {
 
 /// What every outbox push of one `topics.send` shares: the topic, the checked `data` and the message id, held
 /// once however many installations it reaches.
-public final class KiiTopicPush: Sendable, Hashable {
-    public let topic: String
+package final class KiiTopicPush: Sendable, Hashable {
+    package let topic: String
     /// The payload, sorted by key; every value a string.
-    public let data: [Property]
-    public let pushMessageID: String
+    package let data: [Property]
+    package let pushMessageID: String
 
-    public init(topic: String, data: [Property], pushMessageID: String) {
+    package init(topic: String, data: [Property], pushMessageID: String) {
         self.topic = topic
         self.data = data
         self.pushMessageID = pushMessageID
     }
 
-    public static func == (lhs: KiiTopicPush, rhs: KiiTopicPush) -> Bool {
+    package static func == (lhs: KiiTopicPush, rhs: KiiTopicPush) -> Bool {
         lhs === rhs || (lhs.topic == rhs.topic && lhs.pushMessageID == rhs.pushMessageID && lhs.data == rhs.data)
     }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(pushMessageID) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(pushMessageID) }
 }
 
 /// What `topics.send` answers: the message id and the installations reached, sorted.
-public struct KiiTopicDelivery: Sendable, Hashable, Presentable {
-    public var pushMessageID: String
-    public var delivered: [String]
+package struct KiiTopicDelivery: Sendable, Hashable, Presentable {
+    package var pushMessageID: String
+    package var delivered: [String]
 
     /// `{ pushMessageID, delivered = { installationID, ... } }`
-    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+    package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("pushMessageID", pushMessageID)
         writer.write("delivered", strings: delivered)
     }
@@ -142,13 +142,13 @@ struct KiiTopicStore {
 /// `USER_NOT_FOUND` before any check of the topic itself.
 extension KiiApp {
     /// The longest topic id.
-    public static let maxTopicIDLength = 64
+    package static let maxTopicIDLength = 64
     /// The most a topic message's `data`, encoded as compact JSON, may hold (FCM/GCM).
-    public static let maxPushDataBytes = 4096
+    package static let maxPushDataBytes = 4096
     /// The same when IOS (APNs) is among the networks.
-    public static let maxPushDataBytesIOS = 2048
+    package static let maxPushDataBytesIOS = 2048
     /// Keys FCM/GCM reserve: `data` may not use them (nor any key starting with `google.`).
-    public static let reservedPushKeys: Set<String> = [
+    package static let reservedPushKeys: Set<String> = [
         "from", "registration_ids", "collapse_key", "data", "delay_while_idle", "time_to_live",
         "restricted_package_name", "dry_run",
     ]
@@ -184,7 +184,7 @@ extension KiiApp {
     /// Creates a topic in the app's scope (`owner` nil: an administrator's action) or in `owner`'s.
     /// Errors, in this order: 400 `INVALID_INPUT_DATA` (a bad id); 404 `USER_NOT_FOUND`; 409
     /// `TOPIC_ALREADY_EXISTS`.
-    public func createTopic(topicID: String, owner: String? = nil) throws(KiiError) -> KiiTopic {
+    package func createTopic(topicID: String, owner: String? = nil) throws(KiiError) -> KiiTopic {
         try checkFaults(.createTopic, [.string(topicID), Self.optional(owner)])
         guard Self.isTopicID(topicID) else { throw .invalidTopicID(topicID) }
         let key = try topicKey(topicID, owner: owner)
@@ -194,27 +194,27 @@ extension KiiApp {
     }
 
     /// Deletes a topic and its subscriptions. Errors: 404 `USER_NOT_FOUND` (owner); 404 `TOPIC_NOT_FOUND`.
-    public func deleteTopic(topicID: String, owner: String? = nil) throws(KiiError) {
+    package func deleteTopic(topicID: String, owner: String? = nil) throws(KiiError) {
         try checkFaults(.deleteTopic, [.string(topicID), Self.optional(owner)])
         topicStore.delete(try existingTopic(try topicKey(topicID, owner: owner)))
     }
 
     /// The topic ids of a scope, in byte order. Errors: 404 `USER_NOT_FOUND` (owner).
-    public func listTopics(owner: String? = nil) throws(KiiError) -> [String] {
+    package func listTopics(owner: String? = nil) throws(KiiError) -> [String] {
         try checkFaults(.listTopics, [Self.optional(owner)])
         let scope = try topicKey("", owner: owner).owner
         return (topicStore.scopes[scope] ?? []).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// True when the topic exists (no fault, no error: what the dashboard and `HEAD topics/{id}` read).
-    public func topicExists(topicID: String, owner: String? = nil) -> Bool {
+    package func topicExists(topicID: String, owner: String? = nil) -> Bool {
         topicStore.topics[KiiTopicStore.Key(owner: owner ?? "", topicID: topicID)] != nil
     }
 
     /// Subscribes `userID` to a topic. Anyone may subscribe to an app-scope topic; only its owner to a
     /// user-scope one. Errors, in this order: 404 `USER_NOT_FOUND` (owner, then userID); 404 `TOPIC_NOT_FOUND`;
     /// 401 `UNAUTHORIZED`; 409 `PUSH_SUBSCRIPTION_ALREADY_EXISTS`.
-    public func subscribe(topicID: String, userID: String, owner: String? = nil) throws(KiiError) {
+    package func subscribe(topicID: String, userID: String, owner: String? = nil) throws(KiiError) {
         try checkFaults(.subscribe, [.string(topicID), .string(userID), Self.optional(owner)])
         let scope = try topicKey(topicID, owner: owner)
         let subscriber = try storedUser(userID).userID
@@ -227,7 +227,7 @@ extension KiiApp {
 
     /// Ends a subscription. Errors, in this order: 404 `USER_NOT_FOUND` (owner, then userID); 404
     /// `TOPIC_NOT_FOUND`; 404 `PUSH_SUBSCRIPTION_NOT_FOUND`.
-    public func unsubscribe(topicID: String, userID: String, owner: String? = nil) throws(KiiError) {
+    package func unsubscribe(topicID: String, userID: String, owner: String? = nil) throws(KiiError) {
         try checkFaults(.unsubscribe, [.string(topicID), .string(userID), Self.optional(owner)])
         let scope = try topicKey(topicID, owner: owner)
         let subscriber = try storedUser(userID).userID
@@ -239,7 +239,7 @@ extension KiiApp {
 
     /// Whether `userID` subscribes to the topic. Errors: 404 `USER_NOT_FOUND` (owner, then userID); 404
     /// `TOPIC_NOT_FOUND`.
-    public func isSubscribed(topicID: String, userID: String, owner: String? = nil) throws(KiiError) -> Bool {
+    package func isSubscribed(topicID: String, userID: String, owner: String? = nil) throws(KiiError) -> Bool {
         try checkFaults(.isSubscribed, [.string(topicID), .string(userID), Self.optional(owner)])
         let scope = try topicKey(topicID, owner: owner)
         let subscriber = try storedUser(userID).userID
@@ -248,7 +248,7 @@ extension KiiApp {
 
     /// Every topic, app scope first, each scope's ids in byte order, with their subscribers sorted (for the
     /// dashboard and the control API).
-    public var allTopics: [(topic: KiiTopic, subscribers: [String])] {
+    package var allTopics: [(topic: KiiTopic, subscribers: [String])] {
         topicStore.topics.map { key, subscribers in
             (KiiTopic(topicID: key.topicID, owner: key.owner.isEmpty ? nil : key.owner), subscribers.sorted())
         }
@@ -266,7 +266,7 @@ extension KiiApp {
     /// Errors, in this order: 404 `USER_NOT_FOUND` (owner); 404 `TOPIC_NOT_FOUND`; 400 `INVALID_INPUT_DATA`
     /// (`data` empty, a value that is not a string, a reserved key, over 4096 bytes as compact JSON, over 2048
     /// when IOS is among the networks).
-    public func sendToTopic(topicID: String, message: KiiTopicMessage, owner: String? = nil) throws(KiiError) -> KiiTopicDelivery {
+    package func sendToTopic(topicID: String, message: KiiTopicMessage, owner: String? = nil) throws(KiiError) -> KiiTopicDelivery {
         try checkFaults(.sendToTopic, [.string(topicID), message.value, Self.optional(owner)])
         let key = try existingTopic(try topicKey(topicID, owner: owner))
         let data = try Self.checkedPushData(message)

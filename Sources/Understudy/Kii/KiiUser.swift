@@ -1,47 +1,47 @@
 /// A Kii user as the service shows it to its owner (`GET /users/me`), never with the password.
-public struct KiiUser: Sendable, Hashable {
+package struct KiiUser: Sendable, Hashable {
     /// The user's id: a lower-case UUID layout, e.g. `6eaffe12-b424-8c51-ffb0-fe99548caa00`.
-    public var userID: String
+    package var userID: String
     /// The username, lower-cased; nil when the user registered without one. It never changes.
-    public var loginName: String?
+    package var loginName: String?
     /// The email address in force, as given; nil when the user has none.
-    public var emailAddress: String?
+    package var emailAddress: String?
     /// The phone number in force, in international (E.164) form such as `+819012345678`.
-    public var phoneNumber: String?
+    package var phoneNumber: String?
     /// The two-letter country given at registration (or taken from a `US-2015550123` phone number).
-    public var country: String?
+    package var country: String?
     /// False only while `emailAddress` waits for verification.
-    public var emailAddressVerified: Bool
+    package var emailAddressVerified: Bool
     /// False only while `phoneNumber` waits for verification.
-    public var phoneNumberVerified: Bool
+    package var phoneNumberVerified: Bool
     /// A changed email address waiting for verification; `emailAddress` stays in force until it is verified.
-    public var pendingEmailAddress: String?
+    package var pendingEmailAddress: String?
     /// A changed phone number (E.164) waiting for verification; `phoneNumber` stays in force until then.
-    public var pendingPhoneNumber: String?
+    package var pendingPhoneNumber: String?
     /// The access token, on the user that `register` and `login` return only.
-    public var token: String?
+    package var token: String?
     /// Milliseconds since the epoch on the virtual clock when the user registered.
-    public var created: Int64
+    package var created: Int64
     /// The display name set by `update`; nil when none.
-    public var displayName: String? = nil
+    package var displayName: String? = nil
     /// The locale set by `update`; nil when none.
-    public var locale: String? = nil
+    package var locale: String? = nil
     /// True while an administrator has disabled the user (`setDisabled`).
-    public var disabled: Bool = false
+    package var disabled: Bool = false
     /// The custom fields set by the last `update`, in the order they were sent.
-    public var customFields: [Property] = []
+    package var customFields: [Property] = []
     /// Milliseconds since the epoch on the virtual clock of the last change (`update`); `created` until then.
-    public var modified: Int64 = 0
+    package var modified: Int64 = 0
     /// False for a pseudo user (`registerPseudo`) until `putIdentity` gives them an identifier and a password.
-    public var hasPassword: Bool = true
+    package var hasPassword: Bool = true
 }
 
 /// A successful login: the user and the new access token.
-public struct KiiSession: Sendable, Hashable {
+package struct KiiSession: Sendable, Hashable {
     /// The logged-in user (its `token` is the session's token).
-    public var user: KiiUser
+    package var user: KiiUser
     /// The access token: 43 characters from `A-Z a-z 0-9 - _`.
-    public var token: String
+    package var token: String
 }
 
 /// A Kii user as the backend stores it, with its verification state.

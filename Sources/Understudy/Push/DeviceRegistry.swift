@@ -1,31 +1,31 @@
 /// A device's registration for push notifications.
-public struct DeviceRegistration: Sendable, Hashable {
+package struct DeviceRegistration: Sendable, Hashable {
     /// The operating system of the device.
-    public enum OperatingSystem: String, Sendable, Hashable, CaseIterable {
+    package enum OperatingSystem: String, Sendable, Hashable, CaseIterable {
         case ios = "IOS"
         case android = "ANDROID"
     }
 
-    public var deviceID: String
-    public var token: String
-    public var os: OperatingSystem
-    public var osVersion: String?
+    package var deviceID: String
+    package var token: String
+    package var os: OperatingSystem
+    package var osVersion: String?
     /// Channel name and that channel's registration id, in the order registered.
-    public var channels: [(name: String, registrationID: String)]
+    package var channels: [(name: String, registrationID: String)]
     /// Seconds on the virtual clock when the registration ends; nil for never.
-    public var expiration: Double?
+    package var expiration: Double?
 
     /// The real service's reply form: `id::channel,id::channel`.
-    public var registrationID: String {
+    package var registrationID: String {
         channels.map { "\($0.registrationID)::\($0.name)" }.joined(separator: ",")
     }
 
-    public static func == (lhs: DeviceRegistration, rhs: DeviceRegistration) -> Bool {
+    package static func == (lhs: DeviceRegistration, rhs: DeviceRegistration) -> Bool {
         lhs.deviceID == rhs.deviceID && lhs.token == rhs.token && lhs.os == rhs.os && lhs.osVersion == rhs.osVersion
             && lhs.expiration == rhs.expiration && lhs.channels.elementsEqual(rhs.channels, by: { $0 == $1 })
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(deviceID)
         hasher.combine(token)
     }
@@ -33,8 +33,8 @@ public struct DeviceRegistration: Sendable, Hashable {
 
 /// Push device registrations and channels. Expired registrations leave lazily: a heap ordered by expiration is
 /// drained up to the current time before any read, so moving the clock costs nothing per registration.
-public struct DeviceRegistry {
-    public static let defaultChannel = "default"
+package struct DeviceRegistry {
+    package static let defaultChannel = "default"
     static let maxChannelNameLength = 100
     static let maxDeviceIDLength = 100
     static let maxTokenLength = 500
@@ -54,7 +54,7 @@ public struct DeviceRegistry {
     private var members: [String: Set<String>] = [DeviceRegistry.defaultChannel: []]
 
     /// Registrations held now, expired ones included (they go when `count(now:)` or a lookup sweeps them).
-    public var heldCount: Int { entries.count }
+    package var heldCount: Int { entries.count }
     private var expiries = MinHeap<Expiry>(by: { $0.time < $1.time })
     private var generation = 0
     private var random: SeededGenerator

@@ -1,29 +1,29 @@
 /// The operating systems a Backendless publish can be aimed at (`broadcast`), as the SDKs' bit mask:
 /// IOS 1, ANDROID 2, WP 4, OSX 8, ALL 15. Devices register as IOS or ANDROID only, so WP and OSX match none.
-public struct PushBroadcast: OptionSet, Sendable, Hashable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
+package struct PushBroadcast: OptionSet, Sendable, Hashable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
 
-    public static let ios = PushBroadcast(rawValue: 1)
-    public static let android = PushBroadcast(rawValue: 2)
-    public static let wp = PushBroadcast(rawValue: 4)
-    public static let osx = PushBroadcast(rawValue: 8)
-    public static let all: PushBroadcast = [.ios, .android, .wp, .osx]
+    package static let ios = PushBroadcast(rawValue: 1)
+    package static let android = PushBroadcast(rawValue: 2)
+    package static let wp = PushBroadcast(rawValue: 4)
+    package static let osx = PushBroadcast(rawValue: 8)
+    package static let all: PushBroadcast = [.ios, .android, .wp, .osx]
 
     /// The contract's names, in mask order.
-    public static let names: [(name: String, value: PushBroadcast)] = [
+    package static let names: [(name: String, value: PushBroadcast)] = [
         ("IOS", .ios), ("ANDROID", .android), ("WP", .wp), ("OSX", .osx),
     ]
 
     /// The operating system a name stands for (`IOS`, `ANDROID`, `WP`, `OSX`, compared without case); nil otherwise.
-    public init?(name: String) {
+    package init?(name: String) {
         let upper = name.uppercased()
         guard let found = Self.names.first(where: { $0.name == upper }) else { return nil }
         self = found.value
     }
 
     /// Whether a device of that operating system is aimed at.
-    public func includes(_ os: DeviceRegistration.OperatingSystem) -> Bool {
+    package func includes(_ os: DeviceRegistration.OperatingSystem) -> Bool {
         switch os {
         case .ios: return contains(.ios)
         case .android: return contains(.android)
@@ -31,14 +31,14 @@ public struct PushBroadcast: OptionSet, Sendable, Hashable {
     }
 
     /// As a fault's `when(args)` sees it: `"ALL"` or the list of names.
-    public var value: Value {
+    package var value: Value {
         if self == .all { return .string("ALL") }
         return .array(Self.names.filter { contains($0.value) }.map { .string($0.name) })
     }
 }
 
 /// Where a Backendless message goes: push only, pub/sub only (no subscribers exist in the emulator), or both.
-public enum PushPolicy: String, Sendable, Hashable, CaseIterable {
+package enum PushPolicy: String, Sendable, Hashable, CaseIterable {
     case push = "PUSH"
     case pubsub = "PUBSUB"
     case both = "BOTH"
@@ -49,15 +49,15 @@ public enum PushPolicy: String, Sendable, Hashable, CaseIterable {
 
 /// What the deliveries of one message share, held once however many outbox pushes refer to it: the message id,
 /// the headers and, for a template's message, its name and filled title and subtitle.
-public final class PushPublication: Sendable, Hashable {
-    public let messageID: String
+package final class PushPublication: Sendable, Hashable {
+    package let messageID: String
     /// Header names and values, sorted by name.
-    public let headers: [(name: String, value: String)]
-    public let template: String?
-    public let title: String?
-    public let subtitle: String?
+    package let headers: [(name: String, value: String)]
+    package let template: String?
+    package let title: String?
+    package let subtitle: String?
 
-    public init(
+    package init(
         messageID: String, headers: [(name: String, value: String)], template: String? = nil, title: String? = nil,
         subtitle: String? = nil
     ) {
@@ -68,13 +68,13 @@ public final class PushPublication: Sendable, Hashable {
         self.subtitle = subtitle
     }
 
-    public static func == (lhs: PushPublication, rhs: PushPublication) -> Bool {
+    package static func == (lhs: PushPublication, rhs: PushPublication) -> Bool {
         lhs === rhs
             || (lhs.messageID == rhs.messageID && lhs.template == rhs.template && lhs.title == rhs.title
                 && lhs.subtitle == rhs.subtitle && lhs.headers.elementsEqual(rhs.headers, by: { $0 == $1 }))
     }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(messageID) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(messageID) }
 
     /// The fields an outbox push adds: `headers, messageId, template?, title?, subtitle?`.
     func present<Writer: RecordWriter>(to writer: inout Writer) {
@@ -88,25 +88,25 @@ public final class PushPublication: Sendable, Hashable {
 
 /// A Backendless publish as the caller asked for it (`app.push.publish{...}`, `POST messaging/{channel}`), before
 /// the domain checks it. Absent fields are nil.
-public struct PushRequest: Sendable {
-    public var channel: String?
-    public var message: String
-    public var headers: [(name: String, value: String)]
+package struct PushRequest: Sendable {
+    package var channel: String?
+    package var message: String
+    package var headers: [(name: String, value: String)]
     /// nil: not given. Given with `singlecast`, a device in either receives it.
-    public var broadcast: PushBroadcast?
+    package var broadcast: PushBroadcast?
     /// Device ids; only those of the channel's devices receive it.
-    public var singlecast: [String]?
+    package var singlecast: [String]?
     /// The emulator's own targeting (version 1): these devices, on whatever channel; the pushes carry no channel.
-    public var deviceIDs: [String]?
-    public var policy: PushPolicy
+    package var deviceIDs: [String]?
+    package var policy: PushPolicy
     /// Seconds on the virtual clock.
-    public var publishAt: Double?
+    package var publishAt: Double?
     /// Seconds between firings (a whole number ≥ 1; anything else answers 5003).
-    public var repeatEvery: Double?
+    package var repeatEvery: Double?
     /// Seconds on the virtual clock: the last time a repeating message may fire.
-    public var repeatExpiresAt: Double?
+    package var repeatExpiresAt: Double?
 
-    public init(
+    package init(
         message: String, channel: String? = nil, headers: [(name: String, value: String)] = [],
         broadcast: PushBroadcast? = nil, singlecast: [String]? = nil, deviceIDs: [String]? = nil,
         policy: PushPolicy = .both, publishAt: Double? = nil, repeatEvery: Double? = nil, repeatExpiresAt: Double? = nil
@@ -141,13 +141,13 @@ public struct PushRequest: Sendable {
 }
 
 /// What `publish` and `with_template` answer: `{ messageId, status, delivered }`.
-public struct PublishResult: Sendable, Hashable, Presentable {
-    public var messageID: String
-    public var status: MessageStatus
+package struct PublishResult: Sendable, Hashable, Presentable {
+    package var messageID: String
+    package var status: MessageStatus
     /// The devices a firing reached during the call itself, sorted.
-    public var delivered: [String]
+    package var delivered: [String]
 
-    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+    package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("messageId", messageID)
         writer.write("status", status.rawValue)
         writer.write("delivered", strings: delivered)
@@ -156,7 +156,7 @@ public struct PublishResult: Sendable, Hashable, Presentable {
 
 /// Where a message stands. The emulator never produces `failed` (the SDKs know it); `unknown` answers an id
 /// never issued.
-public enum MessageStatus: String, Sendable, Hashable, CaseIterable {
+package enum MessageStatus: String, Sendable, Hashable, CaseIterable {
     case scheduled
     case published
     case cancelled
@@ -165,11 +165,11 @@ public enum MessageStatus: String, Sendable, Hashable, CaseIterable {
 }
 
 /// `push.status`'s answer: `{ messageId, status, errorMessage }` (`errorMessage` is always absent: null over HTTP).
-public struct MessageStatusReport: Sendable, Hashable, Presentable {
-    public var messageID: String
-    public var status: MessageStatus
+package struct MessageStatusReport: Sendable, Hashable, Presentable {
+    package var messageID: String
+    package var status: MessageStatus
 
-    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+    package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("messageId", messageID)
         writer.write("status", status.rawValue)
         writer.write("errorMessage", null: ())

@@ -1,15 +1,15 @@
 /// A Backendless push template, as the console's Push Composer defines it: content (message, title, subtitle,
 /// headers) and audience (an operating system and one channel). `{var}` placeholders are filled from the
 /// values `push.with_template` is given.
-public struct PushTemplate: Sendable, Hashable, Presentable {
+package struct PushTemplate: Sendable, Hashable, Presentable {
     /// Whom a template aims at.
-    public enum Audience: String, Sendable, Hashable, CaseIterable {
+    package enum Audience: String, Sendable, Hashable, CaseIterable {
         case all = "ALL"
         case ios = "IOS"
         case android = "ANDROID"
 
         /// The name compared without case; nil for another.
-        public init?(name: String) { self.init(rawValue: name.uppercased()) }
+        package init?(name: String) { self.init(rawValue: name.uppercased()) }
 
         var broadcast: PushBroadcast? {
             switch self {
@@ -20,26 +20,26 @@ public struct PushTemplate: Sendable, Hashable, Presentable {
         }
     }
 
-    public var name: String
-    public var message: String
-    public var title: String?
-    public var subtitle: String?
+    package var name: String
+    package var message: String
+    package var title: String?
+    package var subtitle: String?
     /// Header names and values, sorted by name; nil when the template has none.
-    public var headers: [Pair]?
-    public var os: Audience
-    public var channel: String
+    package var headers: [Pair]?
+    package var os: Audience
+    package var channel: String
 
     /// A header: name and value (a struct, so that the template is `Hashable`).
-    public struct Pair: Sendable, Hashable {
-        public var name: String
-        public var value: String
-        public init(_ name: String, _ value: String) {
+    package struct Pair: Sendable, Hashable {
+        package var name: String
+        package var value: String
+        package init(_ name: String, _ value: String) {
             self.name = name
             self.value = value
         }
     }
 
-    public init(
+    package init(
         name: String, message: String, title: String? = nil, subtitle: String? = nil, headers: [Pair]? = nil,
         os: Audience = .all, channel: String = DeviceRegistry.defaultChannel
     ) {
@@ -60,7 +60,7 @@ public struct PushTemplate: Sendable, Hashable, Presentable {
     }
 
     /// `{ name, message, title?, subtitle?, headers?, os, channel }`
-    public func present<Writer: RecordWriter>(to writer: inout Writer) {
+    package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("name", name)
         writer.write("message", message)
         if let title { writer.write("title", title) }

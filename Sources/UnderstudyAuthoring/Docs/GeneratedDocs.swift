@@ -1,4 +1,4 @@
-public import Understudy
+package import Understudy
 
 /// The text the operations' declarations generate into the repository's docs and editor types, between markers,
 /// merged with what is written by hand: `understudy docs --write` rewrites it, `understudy docs --check` (and a
@@ -8,17 +8,17 @@ public import Understudy
 /// `-- BEGIN GENERATED name` … `-- END GENERATED name`. A generated table may keep columns written by hand
 /// (notes, replies): they are carried over by the row's key (its first generated cells), so a new row arrives
 /// with them empty and a removed row takes them away.
-public enum GeneratedDocs {
+package enum GeneratedDocs {
     /// One generated section: the file it lives in (relative to the repository) and its name there.
-    public struct Section: Sendable {
-        public var file: String
-        public var name: String
+    package struct Section: Sendable {
+        package var file: String
+        package var name: String
         /// The section's new body, given its current body (for the columns kept by hand).
         var render: @Sendable (String) -> String
     }
 
     /// Every generated section.
-    public static let sections: [Section] = [
+    package static let sections: [Section] = [
         Section(file: "docs/lua-api.md", name: "operations") { _ in operationsTable() },
         Section(file: "docs/lua-api.md", name: "fault-arguments") { _ in faultArgumentsTable() },
         Section(file: "docs/errors.md", name: "check-order-backendless") { current in checkOrderTable(.backendless, current) },
@@ -30,19 +30,19 @@ public enum GeneratedDocs {
     ]
 
     /// The files holding generated sections.
-    public static var files: [String] {
+    package static var files: [String] {
         var files: [String] = [OpenAPIPaths.file]
         for section in sections where !files.contains(section.file) { files.append(section.file) }
         return files
     }
 
     /// A problem with a file's markers.
-    public struct MarkerError: Error, Sendable {
-        public var message: String
+    package struct MarkerError: Error, Sendable {
+        package var message: String
     }
 
     /// `text` (the content of `file`) with every generated section of that file rewritten.
-    public static func regenerate(_ text: String, file: String) throws(MarkerError) -> String {
+    package static func regenerate(_ text: String, file: String) throws(MarkerError) -> String {
         if file == OpenAPIPaths.file { return try OpenAPIPaths.regenerate(text) }
         var text = text
         for section in sections where section.file == file {

@@ -1,4 +1,4 @@
-public import Understudy
+package import Understudy
 
 /// The LuaLS stubs of the operations scenarios call (`function BackendlessUsers.update(objectId, props, token)`),
 /// with their parameters' names and types and their results, made from the declarations. They live in the

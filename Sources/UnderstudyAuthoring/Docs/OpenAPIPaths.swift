@@ -1,4 +1,4 @@
-public import Understudy
+package import Understudy
 
 /// The facts docs/openapi.yaml takes from the declarations: a path item and method for every declared vendor
 /// route, with its `summary` and `x-understudy-operation`. The rest of each operation (description, parameters,

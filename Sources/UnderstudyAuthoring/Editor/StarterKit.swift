@@ -1,9 +1,9 @@
 internal import Understudy
 
 /// The files `understudy init` creates: one commented example per flavour, the editor files and a CI job.
-public enum StarterKit {
+package enum StarterKit {
     /// Each file's path (relative to the project folder) and text, in the order they are written.
-    public static var files: [(path: String, text: String)] {
+    package static var files: [(path: String, text: String)] {
         [
             ("scenarios/backendless/first.lua", backendlessExample),
             ("scenarios/kii/first.lua", kiiExample),
@@ -14,14 +14,14 @@ public enum StarterKit {
     }
 
     /// Resources/first_backendless.lua.
-    public static let backendlessExample = String(decoding: PackageResources.first_backendless_lua, as: UTF8.self)
+    package static let backendlessExample = String(decoding: PackageResources.first_backendless_lua, as: UTF8.self)
 
     /// Resources/first_kii.lua.
-    public static let kiiExample = String(decoding: PackageResources.first_kii_lua, as: UTF8.self)
+    package static let kiiExample = String(decoding: PackageResources.first_kii_lua, as: UTF8.self)
 
     /// The GitHub Actions workflow, Resources/scenarios_workflow.yml: it installs this version of understudy with
     /// the setup action of the repository that publishes it (action.yml).
-    public static let ciWorkflow = String(decoding: PackageResources.scenarios_workflow_yml, as: UTF8.self)
+    package static let ciWorkflow = String(decoding: PackageResources.scenarios_workflow_yml, as: UTF8.self)
         .replacing("{{understudy.repository}}", with: UnderstudyVersion.repository)
         .replacing("{{understudy.version}}", with: UnderstudyVersion.current)
 }

@@ -1,14 +1,14 @@
-public import Understudy
+package import Understudy
 
 /// One HTTP request of an example, to send to `understudy serve` (as curl shows it).
-public struct ExampleRequest: Sendable {
-    public var method: String
+package struct ExampleRequest: Sendable {
+    package var method: String
     /// The path from the server's root, `/UNDERSTUDY-APP/UNDERSTUDY-REST-KEY/users/register`.
-    public var path: String
-    public var headers: [(name: String, value: String)]
-    public var body: String?
+    package var path: String
+    package var headers: [(name: String, value: String)]
+    package var body: String?
 
-    public init(_ method: String, _ path: String, headers: [(name: String, value: String)] = [], body: String? = nil) {
+    package init(_ method: String, _ path: String, headers: [(name: String, value: String)] = [], body: String? = nil) {
         self.method = method
         self.path = path
         self.headers = headers
@@ -16,7 +16,7 @@ public struct ExampleRequest: Sendable {
     }
 
     /// The curl command against a server at `base` (`http://127.0.0.1:8080`), printing the body and the status.
-    public func curl(base: String = "http://127.0.0.1:8080") -> String {
+    package func curl(base: String = "http://127.0.0.1:8080") -> String {
         var command = "curl -s -w ' %{http_code}\\n' -X \(method) '\(base)\(path)'"
         for header in headers { command += " -H '\(header.name): \(header.value)'" }
         if let body { command += " -d '\(body)'" }
@@ -27,11 +27,11 @@ public struct ExampleRequest: Sendable {
 /// How to produce a catalogued code: a minimal scenario by its real trigger (or by injection when that is the
 /// only way in Lua) and HTTP requests whose last one answers it from `understudy serve` (started with no script,
 /// after `POST /_understudy/reset`). `understudy explain` prints them; a test runs both.
-public struct CodeExample: Sendable {
+package struct CodeExample: Sendable {
     /// A scenario file with one scenario that passes only when the code is produced.
-    public var scenario: String?
+    package var scenario: String?
     /// Requests in order; the last answers the code.
-    public var requests: [ExampleRequest]
+    package var requests: [ExampleRequest]
 
     static let bl = "/\("UNDERSTUDY-APP")/\("UNDERSTUDY-REST-KEY")"
     static let kii = "/api/apps/understudy-kii-app"
@@ -39,7 +39,7 @@ public struct CodeExample: Sendable {
     static let kiiApp = json + [(name: "Authorization", value: "Basic dW5kZXJzdHVkeS1raWktYXBwOnVuZGVyc3R1ZHkta2lpLWtleQ==")]
 
     /// The example for a catalogued code; nil when none is written yet.
-    public static func example(for entry: ErrorCatalogue.Entry) -> CodeExample? {
+    package static func example(for entry: ErrorCatalogue.Entry) -> CodeExample? {
         let scenario = scenarios[entry.flavour.rawValue + ":" + entry.code] ?? injectionScenario(entry)
         let requests = http[entry.flavour.rawValue + ":" + entry.code] ?? injectionRequests(entry) ?? []
         if scenario == nil && requests.isEmpty { return nil }

@@ -1,7 +1,7 @@
-public import Understudy
+package import Understudy
 
 /// What `understudy explain CODE` prints, from the catalogue and the examples.
-public enum CodeExplanation {
+package enum CodeExplanation {
     /// Which version of the contract added the code, for codes after the first.
     static func contractNote(_ version: Int) -> String {
         switch version {
@@ -12,12 +12,12 @@ public enum CodeExplanation {
     }
 
     /// Printed above the curl commands: their first line resets the whole server.
-    public static let resetWarning =
+    package static let resetWarning =
         "# The first command RESETS THE WHOLE SERVER (POST /_understudy/reset): every app, user, fault and outbox of\n"
         + "# the running `understudy serve` starts afresh. Run it against a server you can throw away.\n"
 
     /// The full explanation of one code.
-    public static func render(_ entry: ErrorCatalogue.Entry) -> String {
+    package static func render(_ entry: ErrorCatalogue.Entry) -> String {
         let name = entry.flavour == .backendless ? "Backendless" : "Kii"
         var text = "\(name) \(entry.code) — HTTP \(entry.status)\(Self.contractNote(entry.version))\n\n"
         text += "message:    \(entry.message)\n"
@@ -60,7 +60,7 @@ public enum CodeExplanation {
     }
 
     /// The catalogue, one line per code: flavour, code, status, version and when.
-    public static func list() -> String {
+    package static func list() -> String {
         var text = ""
         for flavour in Flavour.allCases {
             text += flavour == .backendless ? "Backendless\n" : "\nKii\n"

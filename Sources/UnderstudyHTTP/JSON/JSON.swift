@@ -1,8 +1,8 @@
-public import Understudy
+package import Understudy
 
 /// JSON as a request body carries it. Objects keep their members in order, repeats included: Backendless answers
 /// 3043 for a property sent twice, so a dictionary would lose what the emulator must see.
-public enum JSON: Sendable, Equatable {
+package enum JSON: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -12,30 +12,30 @@ public enum JSON: Sendable, Equatable {
     case object([Member])
 
     /// One `"key": value` pair of an object.
-    public struct Member: Sendable, Equatable {
-        public var key: String
-        public var value: JSON
+    package struct Member: Sendable, Equatable {
+        package var key: String
+        package var value: JSON
 
-        public init(_ key: String, _ value: JSON) {
+        package init(_ key: String, _ value: JSON) {
             self.key = key
             self.value = value
         }
     }
 
     /// The first member named `key`, if this is an object that has one.
-    public subscript(key: String) -> JSON? {
+    package subscript(key: String) -> JSON? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// The string inside, if this is a string.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let text) = self { return text }
         return nil
     }
 
     /// The value's kind, for error messages.
-    public var kindName: String {
+    package var kindName: String {
         switch self {
         case .null: return "null"
         case .bool: return "boolean"
@@ -47,7 +47,7 @@ public enum JSON: Sendable, Equatable {
     }
 
     /// The same data as the emulator's dynamic value (objects lose repeated keys: the first wins).
-    public var value: Understudy.Value {
+    package var value: Understudy.Value {
         switch self {
         case .null: return .null
         case .bool(let flag): return .bool(flag)
@@ -64,7 +64,7 @@ public enum JSON: Sendable, Equatable {
     }
 
     /// An object's members as the emulator's properties, in order and with repeats.
-    public var properties: [Property]? {
+    package var properties: [Property]? {
         guard case .object(let members) = self else { return nil }
         return members.map { Property($0.key, $0.value.value) }
     }
@@ -72,7 +72,7 @@ public enum JSON: Sendable, Equatable {
 
 extension JSON {
     /// The dynamic value as JSON (object keys sorted, so replies are stable).
-    public init(_ value: Understudy.Value) {
+    package init(_ value: Understudy.Value) {
         switch value {
         case .null: self = .null
         case .bool(let flag): self = .bool(flag)
@@ -89,10 +89,10 @@ extension JSON {
 extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int64) { self = .integer(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(arrayLiteral elements: JSON...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSON)...) { self = .object(elements.map { Member($0.0, $0.1) }) }
-    public init(nilLiteral: ()) { self = .null }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int64) { self = .integer(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(arrayLiteral elements: JSON...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSON)...) { self = .object(elements.map { Member($0.0, $0.1) }) }
+    package init(nilLiteral: ()) { self = .null }
 }

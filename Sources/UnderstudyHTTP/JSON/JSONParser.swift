@@ -1,18 +1,18 @@
 /// Why a body is not acceptable JSON, and where.
-public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         case syntax
         case tooDeep
         case invalidUTF8
         case numberOutOfRange
     }
 
-    public var kind: Kind
-    public var reason: String
+    package var kind: Kind
+    package var reason: String
     /// Byte offset in the body.
-    public var offset: Int
+    package var offset: Int
 
-    public var description: String {
+    package var description: String {
         switch kind {
         case .syntax: return "malformed JSON at byte \(offset): \(reason)"
         case .tooDeep: return "JSON nested deeper than \(JSONParser.maxDepth) levels at byte \(offset)"
@@ -24,9 +24,9 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// A strict RFC 8259 parser over raw bytes: no trailing commas, no comments, one value per body, UTF-8 checked,
 /// nesting limited, numbers that do not fit a Double refused.
-public struct JSONParser {
+package struct JSONParser {
     /// The deepest nesting of arrays and objects accepted.
-    public static let maxDepth = 64
+    package static let maxDepth = 64
 
     private let bytes: UnsafeRawBufferPointer
     private var position = 0
@@ -37,7 +37,7 @@ public struct JSONParser {
     }
 
     /// Parses one JSON value that fills the whole of `bytes` (surrounding whitespace allowed).
-    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> JSON {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> JSON {
         var parser = JSONParser(bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue()
@@ -47,7 +47,7 @@ public struct JSONParser {
     }
 
     /// Parses one JSON value from an array of bytes.
-    public static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSON {
+    package static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSON {
         let result = bytes.withUnsafeBytes { buffer -> Result<JSON, JSONError> in
             do throws(JSONError) { return .success(try parse(buffer)) } catch { return .failure(error) }
         }
@@ -55,7 +55,7 @@ public struct JSONParser {
     }
 
     /// Parses one JSON value from text.
-    public static func parse(_ text: String) throws(JSONError) -> JSON {
+    package static func parse(_ text: String) throws(JSONError) -> JSON {
         try parse(Array(text.utf8))
     }
 

@@ -1,25 +1,25 @@
 /// Writes JSON text: compact, members in the order given, strings escaped as RFC 8259 requires, and `%` as
 /// `\u0025` (so that no reply holds a bare `%`).
-public struct JSONWriter {
-    public private(set) var bytes: [UInt8] = []
+package struct JSONWriter {
+    package private(set) var bytes: [UInt8] = []
 
-    public init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         bytes.reserveCapacity(capacity)
     }
 
     /// The compact JSON text of `value`.
-    public static func encode(_ value: JSON) -> [UInt8] {
+    package static func encode(_ value: JSON) -> [UInt8] {
         var writer = JSONWriter()
         writer.write(value)
         return writer.bytes
     }
 
     /// The compact JSON text of `value`, as a string.
-    public static func string(_ value: JSON) -> String {
+    package static func string(_ value: JSON) -> String {
         String(decoding: encode(value), as: UTF8.self)
     }
 
-    public mutating func write(_ value: JSON) {
+    package mutating func write(_ value: JSON) {
         switch value {
         case .null: append("null")
         case .bool(let flag): append(flag ? "true" : "false")

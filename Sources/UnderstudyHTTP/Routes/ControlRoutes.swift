@@ -1,4 +1,4 @@
-public import HTTPTypes
+package import HTTPTypes
 internal import Understudy
 
 /// The control API under `/_understudy/`: what a tester or a scenario uses to steer a running server. JSON in and
@@ -9,10 +9,10 @@ internal import Understudy
 /// (400, a body that is not JSON or not an object), `UNKNOWN_APP` (404), `FAULT_NOT_FOUND` (404),
 /// `UNKNOWN_SETTING` / `INVALID_SETTING` (400), `LUA_ERROR` (400), `SCENARIO_LOAD_ERROR` (400),
 /// `UNSUPPORTED_MEDIA_TYPE` (415), `RESET_FAILED` (500), `CONTROL_TOKEN_REQUIRED` (401).
-public enum ControlRoutes {
+package enum ControlRoutes {
     static let prefix = "_understudy"
     /// The header that carries the control token.
-    public static let tokenHeader = HTTPField.Name("X-Understudy-Token")!
+    package static let tokenHeader = HTTPField.Name("X-Understudy-Token")!
 
     /// Adds the control routes. Register this area last: `GET /_understudy/routes` lists the routes the table
     /// holds at this point, plus the control routes.

@@ -3,45 +3,45 @@ internal import FoundationEssentials
 #else
 internal import Foundation
 #endif
-public import HTTPTypes
+package import HTTPTypes
 internal import Understudy
 
 /// One request as a route handler sees it, inside the server's lock: the stage, the request, and the notes the
 /// handler leaves for the journal.
 package struct Exchange {
-    public let stage: Stage
-    public let method: HTTPRequest.Method
-    public let path: String
+    package let stage: Stage
+    package let method: HTTPRequest.Method
+    package let path: String
     /// The query string without `?`.
-    public let query: String
-    public let headers: HTTPFields
-    public let parameters: RouteParameters
-    public let body: [UInt8]
+    package let query: String
+    package let headers: HTTPFields
+    package let parameters: RouteParameters
+    package let body: [UInt8]
     /// The body read as JSON (routes that take JSON): nil for an empty body.
-    public let json: Result<JSON?, JSONError>
+    package let json: Result<JSON?, JSONError>
 
     /// For the journal: the flavour and app that answered, and the operation the request ran.
-    public var flavour: String?
-    public var appID: String?
-    public var operation: String?
+    package var flavour: String?
+    package var appID: String?
+    package var operation: String?
 
     /// The first value of header `name`.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         guard let field = HTTPField.Name(name) else { return nil }
         return headers[field]
     }
 
     /// The first value of query parameter `name`, percent-decoded (`+` read as a space).
-    public func queryItem(_ name: String) -> String? {
+    package func queryItem(_ name: String) -> String? {
         guard !query.isEmpty else { return nil }
         return FormEncoding.pairs(query).first { $0.name == name }?.value
     }
 
     /// The body as text (invalid UTF-8 repaired).
-    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+    package var bodyText: String { String(decoding: body, as: UTF8.self) }
 
     /// The `Content-Type` without parameters, lower-cased; nil when absent.
-    public var mediaType: String? {
+    package var mediaType: String? {
         guard let value = headers[.contentType] else { return nil }
         if value == "application/json" { return value }
         var bytes = Array(value.utf8.prefix { $0 != UInt8(ascii: ";") })
@@ -51,7 +51,7 @@ package struct Exchange {
     }
 
     /// True when the body is declared JSON (`application/json`, `application/*+json`) or not declared at all.
-    public var acceptsAsJSON: Bool {
+    package var acceptsAsJSON: Bool {
         guard let type = mediaType else { return true }
         return type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json"))
     }

@@ -1,31 +1,31 @@
 internal import Hummingbird
 internal import HTTPTypes
-public import Understudy
+package import Understudy
 
 /// What a route answers, before it becomes a response: status, JSON body, and what the journal and the network
 /// faults need to know.
-public struct Reply: Sendable {
-    public var status: Int
+package struct Reply: Sendable {
+    package var status: Int
     /// The JSON body; nil for an empty body.
-    public var body: JSON?
+    package var body: JSON?
     /// A body that is not JSON (a confirmation page, for instance).
-    public var text: String?
-    public var contentType = "application/json"
-    public var headers: [(name: String, value: String)] = []
+    package var text: String?
+    package var contentType = "application/json"
+    package var headers: [(name: String, value: String)] = []
     /// The error code answered (a Backendless number or a Kii `errorCode`), for the journal.
-    public var code: Value?
+    package var code: Value?
     /// Extra latency from an injected fault, in milliseconds.
-    public var delayMilliseconds = 0
+    package var delayMilliseconds = 0
     /// Close the connection instead of answering (an injected fault).
-    public var dropConnection = false
+    package var dropConnection = false
 
-    public init(status: Int = 200, body: JSON? = nil) {
+    package init(status: Int = 200, body: JSON? = nil) {
         self.status = status
         self.body = body
     }
 
     /// A reply with a plain-text or HTML body.
-    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> Reply {
+    package static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> Reply {
         var reply = Reply(status: status)
         reply.text = text
         reply.contentType = contentType
@@ -79,7 +79,7 @@ public struct Reply: Sendable {
 
 extension BackendlessError {
     /// The real service's error reply: `{"code","message","errorData":{}}` with the status of `errors.md`.
-    public var reply: Reply {
+    package var reply: Reply {
         var reply = Reply(status: httpStatus, body: JSONRecordWriter.json(self, trailing: [.init("errorData", .object([]))]))
         reply.code = .int(Int64(code))
         return reply
@@ -89,7 +89,7 @@ extension BackendlessError {
 extension KiiError {
     /// The real service's error reply: `{"errorCode","message"}` plus `field`/`value` where they apply; login
     /// failures in the OAuth2 shape (`error`, `error_description`) as well.
-    public var reply: Reply {
+    package var reply: Reply {
         var members: [JSON.Member] = [.init("errorCode", .string(code)), .init("message", .string(message))]
         if let field { members.append(.init("field", .string(field))) }
         if let value { members.append(.init("value", .string(value))) }

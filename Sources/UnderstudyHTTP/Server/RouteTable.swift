@@ -1,5 +1,5 @@
-public import Understudy
-public import HTTPTypes
+package import Understudy
+package import HTTPTypes
 #if canImport(FoundationEssentials)
 internal import FoundationEssentials
 #else
@@ -7,7 +7,7 @@ internal import Foundation
 #endif
 
 /// Which part of the server a route belongs to: decides the shape of its errors and what the journal records.
-public enum RouteArea: String, Sendable, CaseIterable {
+package enum RouteArea: String, Sendable, CaseIterable {
     case backendless
     case kii
     case control
@@ -24,18 +24,18 @@ package enum BodyKind: Sendable {
 }
 
 /// One route: method, path template (`/{appId}/{apiKey}/users/register`), and what it expects.
-public struct RouteDescription: Sendable, Hashable {
-    public var method: HTTPRequest.Method
+package struct RouteDescription: Sendable, Hashable {
+    package var method: HTTPRequest.Method
     /// The path template; `{name}` marks a parameter that fills one path segment.
-    public var path: String
-    public var area: RouteArea
+    package var path: String
+    package var area: RouteArea
     /// One line for the route listing and the OpenAPI check.
-    public var summary: String
+    package var summary: String
     /// The operation a vendor route runs, in the vocabulary of its flavour (`users.register`); nil for the
     /// control API.
-    public var operation: String?
+    package var operation: String?
 
-    public init(method: HTTPRequest.Method, path: String, area: RouteArea, summary: String, operation: String? = nil) {
+    package init(method: HTTPRequest.Method, path: String, area: RouteArea, summary: String, operation: String? = nil) {
         self.method = method
         self.path = path
         self.area = area
@@ -43,11 +43,11 @@ public struct RouteDescription: Sendable, Hashable {
         self.operation = operation
     }
 
-    public static func == (lhs: RouteDescription, rhs: RouteDescription) -> Bool {
+    package static func == (lhs: RouteDescription, rhs: RouteDescription) -> Bool {
         lhs.method == rhs.method && lhs.path == rhs.path
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(method.rawValue)
         hasher.combine(path)
     }
@@ -59,7 +59,7 @@ package struct RouteParameters: Sendable {
     var values: [Substring] = []
 
     /// The value of parameter `name` (percent-decoded), or "" when the route has none by that name.
-    public subscript(name: String) -> String {
+    package subscript(name: String) -> String {
         guard let index = names.firstIndex(where: { $0 == name }) else { return "" }
         let raw = values[index]
         guard raw.utf8.contains(UInt8(ascii: "%")) else { return String(raw) }

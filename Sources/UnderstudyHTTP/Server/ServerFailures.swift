@@ -12,7 +12,7 @@ package enum ServerFailures {
     }
 
     /// An error reply in the area's shape.
-    public static func reply(_ area: RouteArea, status: Int, backendlessCode: Int, kiiCode: String, message: String) -> Reply {
+    package static func reply(_ area: RouteArea, status: Int, backendlessCode: Int, kiiCode: String, message: String) -> Reply {
         switch area {
         case .backendless:
             return BackendlessError(code: backendlessCode, message: message, httpStatus: status).reply
@@ -59,7 +59,7 @@ package enum ServerFailures {
     }
 
     /// A body that is not JSON, not UTF-8, nested too deeply, or holds a number out of range.
-    public static func malformedBody(_ area: RouteArea, _ error: JSONError) -> Reply {
+    package static func malformedBody(_ area: RouteArea, _ error: JSONError) -> Reply {
         reply(
             area, status: 400, backendlessCode: 8002, kiiCode: "INVALID_JSON",
             message: "Could not parse request with message: \(error.description)"
@@ -67,7 +67,7 @@ package enum ServerFailures {
     }
 
     /// A JSON body of the wrong kind (an array where an object belongs, say).
-    public static func wrongBody(_ area: RouteArea, expected: String, got: String) -> Reply {
+    package static func wrongBody(_ area: RouteArea, expected: String, got: String) -> Reply {
         reply(
             area, status: 400, backendlessCode: 8002, kiiCode: "INVALID_INPUT_DATA",
             message: "Could not parse request with message: the body must be \(expected), got \(got)"
@@ -75,7 +75,7 @@ package enum ServerFailures {
     }
 
     /// A content type the route does not take.
-    public static func unsupportedMediaType(_ area: RouteArea, got: String, expected: String) -> Reply {
+    package static func unsupportedMediaType(_ area: RouteArea, got: String, expected: String) -> Reply {
         reply(
             area, status: 415, backendlessCode: 8002, kiiCode: "UNSUPPORTED_MEDIA_TYPE",
             message: "Content-Type \(got) is not accepted here; send \(expected)"

@@ -1,30 +1,30 @@
 internal import Foundation
-public import Understudy
-public import UnderstudyLua
+package import Understudy
+package import UnderstudyLua
 
 /// How `understudy serve` is set up.
-public struct ServerOptions: Sendable {
-    public var host: String
-    public var port: Int
+package struct ServerOptions: Sendable {
+    package var host: String
+    package var port: Int
     /// A Lua file run at start (and at every reset) that creates apps, seeds users, sets settings and faults.
-    public var setupScript: ScenarioFile?
-    public var seed: UInt64
-    public var limits: ScenarioLimits
+    package var setupScript: ScenarioFile?
+    package var seed: UInt64
+    package var limits: ScenarioLimits
     /// Required on `/_understudy/` requests (header `X-Understudy-Token`) when set. `understudy serve` insists
     /// on one when it listens beyond the loopback interface.
-    public var controlToken: String?
+    package var controlToken: String?
     /// The largest request body accepted.
-    public var maxBodyBytes: Int
+    package var maxBodyBytes: Int
     /// The most journal entries kept.
-    public var journalCapacity: Int
+    package var journalCapacity: Int
     /// Seconds a connection may stay without a complete request part (an idle keep-alive connection, a request
     /// head or body that stops arriving) before the server closes it; 0: never.
-    public var idleTimeout: Double
+    package var idleTimeout: Double
     /// Where the apps' clocks start (seconds since the epoch); nil: the real time of the start, and of each reset,
     /// because a real app computes times (`publishAt`, device expirations) from its own clock.
-    public var clockStart: Double?
+    package var clockStart: Double?
 
-    public init(
+    package init(
         host: String = "127.0.0.1", port: Int = 8080, setupScript: ScenarioFile? = nil, seed: UInt64 = 1,
         limits: ScenarioLimits = ScenarioLimits(), controlToken: String? = nil, maxBodyBytes: Int = 1 << 20,
         journalCapacity: Int = 100_000, idleTimeout: Double = 10, clockStart: Double? = nil
@@ -42,37 +42,37 @@ public struct ServerOptions: Sendable {
     }
 
     /// Where confirmation and verification links point.
-    public var linkBase: String {
+    package var linkBase: String {
         let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
         return "http://\(shownHost.contains(":") ? "[\(shownHost)]" : shownHost):\(port)"
     }
 }
 
 /// The app ids and keys served when no setup script creates apps.
-public enum DefaultApps {
-    public static let backendlessAppID = BackendlessSettings().appID
-    public static let backendlessAPIKey = BackendlessSettings().apiKey
-    public static let kiiAppID = KiiSettings().appID
-    public static let kiiAppKey = KiiSettings().appKey
+package enum DefaultApps {
+    package static let backendlessAppID = BackendlessSettings().appID
+    package static let backendlessAPIKey = BackendlessSettings().apiKey
+    package static let kiiAppID = KiiSettings().appID
+    package static let kiiAppKey = KiiSettings().appKey
 }
 
 /// Why the server cannot start or reset: a setup script that fails, or two apps with one id.
-public struct StageError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+package struct StageError: Error, Sendable, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
 }
 
 /// Everything the server serves: the world (apps and journal) and the live Lua session that acts on it. Not
 /// thread-safe: the server keeps it behind one lock, so requests, control calls and Lua chunks see one
 /// consistent world.
-public final class Stage {
-    public let options: ServerOptions
+package final class Stage {
+    package let options: ServerOptions
     /// The apps and the journal.
-    public private(set) var world: ServedWorld
+    package private(set) var world: ServedWorld
     /// Where the setup script, control chunks and fault predicates run.
-    public private(set) var session: LiveSession
+    package private(set) var session: LiveSession
 
-    public init(options: ServerOptions) throws(StageError) {
+    package init(options: ServerOptions) throws(StageError) {
         self.options = options
         (world, session) = try Self.makeWorld(options, journal: RequestJournal(capacity: options.journalCapacity))
         if let shared = world.sharedAppID {
@@ -116,18 +116,18 @@ public final class Stage {
 
     /// Starts again from the state right after start-up: the setup script runs again on fresh apps. The journal
     /// is kept unless `clearJournal`.
-    public func reset(clearJournal: Bool = false) throws(StageError) {
+    package func reset(clearJournal: Bool = false) throws(StageError) {
         let journal = clearJournal ? RequestJournal(capacity: options.journalCapacity) : world.journal
         (world, session) = try Self.makeWorld(options, journal: journal)
     }
 
     /// Every app, in the order they were created.
-    public var apps: [any EmulatedApp] { world.apps }
+    package var apps: [any EmulatedApp] { world.apps }
 }
 
 extension Flavour {
     /// `Backendless` or `Kii`, for messages.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .backendless: return "Backendless"
         case .kii: return "Kii"

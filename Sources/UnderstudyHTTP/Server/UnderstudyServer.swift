@@ -1,4 +1,4 @@
-public import Hummingbird
+package import Hummingbird
 internal import HummingbirdCore
 internal import HTTPTypes
 internal import Logging
@@ -11,13 +11,13 @@ internal import UnderstudyLua
 /// `understudy serve`: the emulated apps at the real services' REST paths, the control API under
 /// `/_understudy/`, and a journal of every request. All state sits behind one lock: requests are answered one
 /// at a time against one consistent world, which is what makes "64 concurrent sign-ups, exactly one wins" hold.
-public final class UnderstudyServer: Sendable {
-    public let options: ServerOptions
+package final class UnderstudyServer: Sendable {
+    package let options: ServerOptions
     let stage: Mutex<Stage>
     let routes: RouteTable<RouteHandler>
 
     /// Builds the stage (running the setup script, if any). Throws when the script fails.
-    public init(options: ServerOptions) throws(StageError) {
+    package init(options: ServerOptions) throws(StageError) {
         self.options = options
         stage = Mutex(try Stage(options: options))
         var routes = RouteTable<RouteHandler>()
@@ -28,15 +28,15 @@ public final class UnderstudyServer: Sendable {
     }
 
     /// Every route the server answers.
-    public var routeDescriptions: [RouteDescription] { routes.entries.map(\.description) }
+    package var routeDescriptions: [RouteDescription] { routes.entries.map(\.description) }
 
     /// Runs `body` with the stage, under the lock.
-    public func withStage<T: Sendable>(_ body: (Stage) throws -> T) rethrows -> T {
+    package func withStage<T: Sendable>(_ body: (Stage) throws -> T) rethrows -> T {
         try stage.withLock { stage in try body(stage) }
     }
 
     /// The Hummingbird application (for `run`, or for HummingbirdTesting). `onReady` runs once it listens.
-    public func application(onReady: @escaping @Sendable () -> Void = {}) -> some ApplicationProtocol {
+    package func application(onReady: @escaping @Sendable () -> Void = {}) -> some ApplicationProtocol {
         var logger = Logger(label: "understudy")
         logger.logLevel = .warning
         return Application(
@@ -57,12 +57,12 @@ public final class UnderstudyServer: Sendable {
 
     /// Makes NIO's event loops Swift concurrency's global executor, so request handling stays on the thread that
     /// read the request. Call once, from the main thread, before any concurrency code runs.
-    public static func runConcurrencyOnEventLoops() {
+    package static func runConcurrencyOnEventLoops() {
         _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
     /// Serves until SIGINT or SIGTERM, then stops cleanly.
-    public func run(onReady: @escaping @Sendable () -> Void = {}) async throws {
+    package func run(onReady: @escaping @Sendable () -> Void = {}) async throws {
         try await application(onReady: onReady).runService()
     }
 

@@ -1,20 +1,20 @@
 internal import CLua
 internal import CLuaShim
-public import Understudy
+package import Understudy
 
 /// A long-lived Lua state that acts on a served world: what `understudy serve` runs its setup script, its
 /// control-API chunks and request predicates in. The world belongs to the server; backends created by any chunk
 /// (`understudy.backendless{...}`) join it and are served. Not thread-safe: one caller at a time (the server holds
 /// a lock).
-public final class LiveSession {
-    public let seed: UInt64
-    public let limits: ScenarioLimits
+package final class LiveSession {
+    package let seed: UInt64
+    package let limits: ScenarioLimits
     /// The apps and journal this session's Lua reaches.
-    public let world: ServedWorld
+    package let world: ServedWorld
     private let state: LuaState
 
     /// A session acting on `world`.
-    public init(world: ServedWorld, seed: UInt64, limits: ScenarioLimits = ScenarioLimits()) throws(LiveSessionError) {
+    package init(world: ServedWorld, seed: UInt64, limits: ScenarioLimits = ScenarioLimits()) throws(LiveSessionError) {
         self.world = world
         self.seed = seed
         self.limits = limits
@@ -30,28 +30,28 @@ public final class LiveSession {
     }
 
     /// The version `understudy.version` reports.
-    public static var understudyVersion: String { UnderstudyModule.version }
+    package static var understudyVersion: String { UnderstudyModule.version }
 
     /// A seed for a backend made in Swift (the server's default apps), drawn like the seeds of backends made
     /// from Lua.
-    public func nextAppSeed() -> UInt64 {
+    package func nextAppSeed() -> UInt64 {
         state.host.nextAppSeed()
     }
 
     /// Call before a served request reaches a backend: its fault predicates then run outside any Lua call.
-    public func beginRequest() {
+    package func beginRequest() {
         state.host.currentL = nil
         state.host.pendingError = nil
     }
 
     /// The error of a fault predicate that failed during the last request, if one did.
-    public func takePredicateError() -> String? {
+    package func takePredicateError() -> String? {
         defer { state.host.pendingError = nil }
         return state.host.pendingError
     }
 
     /// Runs a setup script (a file of plain Lua: create backends, seed users, set settings and faults).
-    public func runSetup(_ file: ScenarioFile) throws(LoadError) {
+    package func runSetup(_ file: ScenarioFile) throws(LoadError) {
         switch evaluate(file.contents, chunkName: "@" + file.path) {
         case .success: return
         case .failure(let failure):
@@ -61,7 +61,7 @@ public final class LiveSession {
 
     /// Runs a chunk of Lua text against the live backends and returns its results (tables as lists and objects;
     /// functions shown as `"<function>"`).
-    public func evaluate(_ source: String, chunkName: String = "=control") -> Result<LiveResult, LiveFailure> {
+    package func evaluate(_ source: String, chunkName: String = "=control") -> Result<LiveResult, LiveFailure> {
         evaluate(Array(source.utf8), chunkName: chunkName)
     }
 
@@ -105,7 +105,7 @@ public final class LiveSession {
 
     /// Runs the scenarios a file declares, one after another, against the live backends (not fresh ones):
     /// what a QA engineer uses to check a running server, its journal and outbox, from a scenario file.
-    public func runScenarios(_ file: ScenarioFile) -> Result<[ScenarioOutcome], LoadError> {
+    package func runScenarios(_ file: ScenarioFile) -> Result<[ScenarioOutcome], LoadError> {
         let L = state.L
         let base = lua_gettop(L)
         defer { lua_settop(L, base) }
@@ -139,21 +139,21 @@ public final class LiveSession {
 }
 
 /// What a chunk returned, and what it printed.
-public struct LiveResult: Sendable {
-    public var values: [Value]
-    public var output: String
+package struct LiveResult: Sendable {
+    package var values: [Value]
+    package var output: String
 }
 
 /// Why a chunk failed: the message, the chunk's line, a traceback, and what it printed before.
-public struct LiveFailure: Error, Sendable {
-    public var message: String
-    public var location: String?
-    public var traceback: String?
-    public var output: String
+package struct LiveFailure: Error, Sendable {
+    package var message: String
+    package var location: String?
+    package var traceback: String?
+    package var output: String
 }
 
 /// A live session could not be made.
-public struct LiveSessionError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+package struct LiveSessionError: Error, Sendable, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
 }

@@ -1,16 +1,16 @@
 internal import CLua
 internal import CLuaShim
-public import Understudy
+package import Understudy
 
 /// An error code a scenario's call answered: which flavour, which code, and whether an injected fault made it.
-public struct ProducedCode: Sendable, Hashable {
-    public var flavour: Flavour
+package struct ProducedCode: Sendable, Hashable {
+    package var flavour: Flavour
     /// A Backendless number as text (`"3033"`) or a Kii `errorCode`.
-    public var code: String
+    package var code: String
     /// True when `app.faults.inject` produced it rather than the call's real trigger.
-    public var injected: Bool
+    package var injected: Bool
 
-    public init(flavour: Flavour, code: String, injected: Bool) {
+    package init(flavour: Flavour, code: String, injected: Bool) {
         self.flavour = flavour
         self.code = code
         self.injected = injected

@@ -1,14 +1,14 @@
 /// A scenario file as read from disk: its path as the user named it and its text.
-public struct ScenarioFile: Sendable, Hashable {
+package struct ScenarioFile: Sendable, Hashable {
     /// The path as shown in reports (relative when the user gave a relative path).
-    public var path: String
+    package var path: String
     /// The text as Lua loads it: like `lua file.lua`, without a leading UTF-8 BOM, and with a first line that
     /// starts with `#` (a shebang) blanked, its newline kept so line numbers stay right.
-    public var contents: [UInt8]
+    package var contents: [UInt8]
     /// Why the file cannot load before Lua sees it (discovery met a broken symbolic link).
-    public var problem: String?
+    package var problem: String?
 
-    public init(path: String, contents: [UInt8]) {
+    package init(path: String, contents: [UInt8]) {
         self.path = path
         self.contents = Self.loadable(contents)
     }
@@ -39,13 +39,13 @@ public struct ScenarioFile: Sendable, Hashable {
 }
 
 /// A scenario as its file declared it.
-public struct ScenarioDeclaration: Sendable, Hashable {
-    public var name: String
-    public var tags: [String]
+package struct ScenarioDeclaration: Sendable, Hashable {
+    package var name: String
+    package var tags: [String]
     /// The line of the `scenario(...)` call.
-    public var line: Int
+    package var line: Int
     /// 1-based position in its file.
-    public var index: Int
+    package var index: Int
 
     package init(name: String, tags: [String], line: Int, index: Int) {
         self.name = name
@@ -56,27 +56,27 @@ public struct ScenarioDeclaration: Sendable, Hashable {
 }
 
 /// How one scenario ended.
-public struct ScenarioOutcome: Sendable {
-    public enum Status: String, Sendable {
+package struct ScenarioOutcome: Sendable {
+    package enum Status: String, Sendable {
         case passed
         case failed
         case skipped
     }
 
-    public var file: String
-    public var declaration: ScenarioDeclaration
-    public var status: Status
+    package var file: String
+    package var declaration: ScenarioDeclaration
+    package var status: Status
     /// Why it failed, or why it was skipped.
-    public var message: String?
+    package var message: String?
     /// `file:line` of the failing statement in the scenario file.
-    public var location: String?
-    public var traceback: String?
+    package var location: String?
+    package var traceback: String?
     /// What the scenario printed.
-    public var output: String
+    package var output: String
     /// Seconds of wall time.
-    public var duration: Double
+    package var duration: Double
     /// The error codes the scenario's calls answered, by flavour, code and whether a fault injected them.
-    public var codes: [ProducedCode: Int] = [:]
+    package var codes: [ProducedCode: Int] = [:]
 
     package init(
         file: String, declaration: ScenarioDeclaration, status: Status, message: String?, location: String?,
@@ -111,10 +111,10 @@ extension ScenarioOutcome {
 }
 
 /// A file that could not be loaded (a syntax error, or an error while declaring its scenarios).
-public struct LoadError: Error, Sendable {
-    public var file: String
-    public var message: String
-    public var traceback: String?
+package struct LoadError: Error, Sendable {
+    package var file: String
+    package var message: String
+    package var traceback: String?
 
     package init(file: String, message: String, traceback: String? = nil) {
         self.file = file

@@ -1,35 +1,35 @@
-public import UnderstudyLua
-public import Understudy
+package import UnderstudyLua
+package import Understudy
 
 /// Which catalogued error codes a run produced: by their real trigger, only by an injected fault, or not at all
 /// (`understudy run --codes`). The catalogue is the domain's own (`ErrorCatalogue`), so the table cannot drift
 /// from the code; a produced code that is not catalogued is listed too, so a missing entry shows.
-public struct CodeCoverage: Sendable {
+package struct CodeCoverage: Sendable {
     /// How a code was produced.
-    public enum State: String, Sendable {
+    package enum State: String, Sendable {
         case real = "real trigger"
         case injectedOnly = "injection only"
         case never = "not produced"
     }
 
     /// One code of one flavour.
-    public struct Row: Sendable {
-        public var flavour: Flavour
-        public var code: String
+    package struct Row: Sendable {
+        package var flavour: Flavour
+        package var code: String
         /// Nil for a produced code the catalogue does not list.
-        public var entry: ErrorCatalogue.Entry?
+        package var entry: ErrorCatalogue.Entry?
         /// Calls that answered it by its real trigger.
-        public var real: Int
+        package var real: Int
         /// Calls that answered it because a fault was injected.
-        public var injected: Int
+        package var injected: Int
 
-        public var state: State { real > 0 ? .real : injected > 0 ? .injectedOnly : .never }
+        package var state: State { real > 0 ? .real : injected > 0 ? .injectedOnly : .never }
     }
 
-    public private(set) var rows: [Row] = []
+    package private(set) var rows: [Row] = []
 
     /// Tallies the codes of every scenario of `result` against the catalogue.
-    public init(result: SuiteResult) {
+    package init(result: SuiteResult) {
         var counts: [ProducedCode: Int] = [:]
         for outcome in result.outcomes {
             for (code, count) in outcome.codes { counts[code, default: 0] += count }
@@ -37,7 +37,7 @@ public struct CodeCoverage: Sendable {
         self.init(counts: counts)
     }
 
-    public init(counts: [ProducedCode: Int]) {
+    package init(counts: [ProducedCode: Int]) {
         for flavour in Flavour.allCases {
             var seen: Set<String> = []
             for entry in ErrorCatalogue.entries(of: flavour) where seen.insert(entry.code).inserted {
@@ -59,25 +59,25 @@ public struct CodeCoverage: Sendable {
     }
 
     /// The rows a scenario can produce by a real trigger in Lua: what the percentage counts.
-    public func reachable(_ flavour: Flavour? = nil) -> [Row] {
+    package func reachable(_ flavour: Flavour? = nil) -> [Row] {
         rows.filter { $0.entry?.reach == .lua && (flavour == nil || $0.flavour == flavour) }
     }
 
     /// Percent of the codes reachable in Lua that the run produced by their real trigger.
-    public func percent(_ flavour: Flavour? = nil) -> Double {
+    package func percent(_ flavour: Flavour? = nil) -> Double {
         let reachable = reachable(flavour)
         guard !reachable.isEmpty else { return 100 }
         return Double(reachable.count { $0.state == .real }) * 100 / Double(reachable.count)
     }
 
     /// `57.1`: one decimal.
-    public static func format(_ percent: Double) -> String {
+    package static func format(_ percent: Double) -> String {
         let tenths = Int((percent * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
     }
 
     /// One line per flavour: `backendless: 30 of 41 codes reachable in Lua produced by their real trigger (73.2 %)`.
-    public func summaryLines() -> [String] {
+    package func summaryLines() -> [String] {
         Flavour.allCases.map { flavour in
             let reachable = reachable(flavour)
             let real = reachable.count { $0.state == .real }
@@ -88,7 +88,7 @@ public struct CodeCoverage: Sendable {
     }
 
     /// The table the pretty report ends with.
-    public func renderTable() -> String {
+    package func renderTable() -> String {
         var text = "\nError codes produced (--codes)\n"
         for flavour in Flavour.allCases {
             let flavourRows = rows.filter { $0.flavour == flavour }
@@ -114,7 +114,7 @@ public struct CodeCoverage: Sendable {
 
     /// A `testsuite` of properties, one per code (`backendless.3033` = `real 4, injected 0`), put before the
     /// closing `</testsuites>` of a JUnit report.
-    public func addingProperties(toJUnit xml: String) -> String {
+    package func addingProperties(toJUnit xml: String) -> String {
         var suite = "  <testsuite name=\"error codes\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0\">\n"
         suite += "    <properties>\n"
         for flavour in Flavour.allCases {
@@ -131,7 +131,7 @@ public struct CodeCoverage: Sendable {
     }
 
     /// Trailing TAP comment lines: `# codes backendless 3033: real trigger (real 4, injected 0)`.
-    public func tapComment() -> String {
+    package func tapComment() -> String {
         var text = ""
         for row in rows {
             text += "# codes \(row.flavour.rawValue) \(TAPReporter.clean(row.code)): \(row.state.rawValue) (real \(row.real), injected \(row.injected))\n"
@@ -150,7 +150,7 @@ extension CodeCoverage {
     /// The tally as JSON (`understudy run --codes-json FILE`), for combining the shards of a suite with
     /// `understudy codes merge`: `{"understudy_codes": 1, "codes": [{"flavour", "code", "real", "injected"}, ...]}`,
     /// every catalogued code listed, in the catalogue's order.
-    public func json() -> String {
+    package func json() -> String {
         var lines: [String] = []
         for row in rows {
             lines.append(
@@ -162,7 +162,7 @@ extension CodeCoverage {
     }
 
     /// Sums the tallies of several shards.
-    public static func merging(_ counts: [[ProducedCode: Int]]) -> CodeCoverage {
+    package static func merging(_ counts: [[ProducedCode: Int]]) -> CodeCoverage {
         var total: [ProducedCode: Int] = [:]
         for shard in counts {
             for (code, count) in shard { total[code, default: 0] += count }
@@ -172,7 +172,7 @@ extension CodeCoverage {
 
     /// The flavours whose share of codes produced by their real trigger is below `minimum` percent, each with a
     /// line saying so.
-    public func shortfalls(below minimum: Double) -> [String] {
+    package func shortfalls(below minimum: Double) -> [String] {
         Flavour.allCases.compactMap { flavour in
             let percent = percent(flavour)
             guard percent + 1e-9 < minimum else { return nil }

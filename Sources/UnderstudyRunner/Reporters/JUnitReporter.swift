@@ -1,10 +1,10 @@
 internal import UnderstudyLua
 /// JUnit XML as CI test reporters read it: a `testsuite` per file, a `testcase` per scenario, failures with
 /// message and body, skipped scenarios, captured output and times.
-public struct JUnitReporter: Sendable {
-    public init() {}
+package struct JUnitReporter: Sendable {
+    package init() {}
 
-    public func render(_ result: SuiteResult) -> String {
+    package func render(_ result: SuiteResult) -> String {
         var files: [String] = []
         var byFile: [String: [SuiteEvent]] = [:]
         for event in result.events {

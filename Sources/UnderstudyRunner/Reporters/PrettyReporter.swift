@@ -1,16 +1,16 @@
 internal import UnderstudyLua
 /// Human-readable output: one line per scenario; for a failure the message, the failing statement's location,
 /// the captured output and a traceback; last the summary line and the seed.
-public struct PrettyReporter: Sendable {
+package struct PrettyReporter: Sendable {
     /// Show captured `print` output of passing scenarios too.
-    public var verbose: Bool
+    package var verbose: Bool
 
-    public init(verbose: Bool = false) {
+    package init(verbose: Bool = false) {
         self.verbose = verbose
     }
 
     /// The lines for one event (streamed as the run goes).
-    public func render(_ event: SuiteEvent, previousFile: String?) -> String {
+    package func render(_ event: SuiteEvent, previousFile: String?) -> String {
         TextEscaping.visible(renderRaw(event, previousFile: previousFile))
     }
 
@@ -44,7 +44,7 @@ public struct PrettyReporter: Sendable {
     }
 
     /// The closing lines: `N passed, M failed[, K skipped]` alone on its line, then seed and time.
-    public func summary(_ result: SuiteResult) -> String {
+    package func summary(_ result: SuiteResult) -> String {
         var line = "\(result.passed) passed, \(result.failed) failed"
         if result.skipped > 0 { line += ", \(result.skipped) skipped" }
         let seconds = (result.duration * 1000).rounded() / 1000

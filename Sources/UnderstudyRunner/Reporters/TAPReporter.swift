@@ -1,9 +1,9 @@
 internal import UnderstudyLua
 /// TAP version 13 output: one test point per scenario (and one per file that did not load).
-public struct TAPReporter: Sendable {
-    public init() {}
+package struct TAPReporter: Sendable {
+    package init() {}
 
-    public func render(_ result: SuiteResult) -> String {
+    package func render(_ result: SuiteResult) -> String {
         var lines = ["TAP version 13", "1..\(result.events.count)"]
         for (offset, event) in result.events.enumerated() {
             let number = offset + 1

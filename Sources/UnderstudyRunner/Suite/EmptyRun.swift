@@ -1,15 +1,15 @@
-public import UnderstudyLua
+package import UnderstudyLua
 
 /// Why a run ran no scenario: an empty run is not a green one (as pytest exits 5), so a CI job with a misspelt tag or
 /// an empty folder fails, saying why, in every report format.
-public enum EmptyRun {
+package enum EmptyRun {
     /// The exit status of a run that selected no scenario (pytest's "no tests collected").
-    public static let exitStatus: Int32 = 5
+    package static let exitStatus: Int32 = 5
 
     /// Why `result` ran nothing, or nil when it ran (or failed to load) something. `paths` are the paths the user
     /// named; `configuration` the run's (its selection is what selected nothing). An empty shard of a suite whose
     /// other shards have scenarios is not a reason: small suites leave some shards empty.
-    public static func reason(
+    package static func reason(
         of result: SuiteResult, files: [ScenarioFile], paths: [String], configuration: RunConfiguration, skippedFiles: [String] = []
     ) -> String? {
         guard result.events.isEmpty else { return nil }
@@ -45,7 +45,7 @@ public enum EmptyRun {
 
 extension TAPReporter {
     /// The report of a run that ran nothing: one failing test point saying why.
-    public func renderEmpty(_ reason: String, seed: UInt64) -> String {
+    package func renderEmpty(_ reason: String, seed: UInt64) -> String {
         (["TAP version 13", "1..1", "not ok 1 - no scenario ran"] + Self.diagnostics(["message": reason])
             + ["# 0 passed, 0 failed, 0 skipped; no scenario ran; seed \(seed)"]).joined(separator: "\n") + "\n"
     }
@@ -53,7 +53,7 @@ extension TAPReporter {
 
 extension JUnitReporter {
     /// The report of a run that ran nothing: one errored test case saying why, so CI shows the job red.
-    public func renderEmpty(_ reason: String, seed: UInt64) -> String {
+    package func renderEmpty(_ reason: String, seed: UInt64) -> String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"understudy\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000000\">\n"
         xml += "  <testsuite name=\"understudy\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000000\">\n"

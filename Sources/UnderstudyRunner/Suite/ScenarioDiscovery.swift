@@ -1,4 +1,4 @@
-public import UnderstudyLua
+package import UnderstudyLua
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -6,16 +6,16 @@ internal import Darwin
 #endif
 
 /// A path given on the command line that cannot be read.
-public struct DiscoveryError: Error, Sendable, CustomStringConvertible {
-    public var description: String
+package struct DiscoveryError: Error, Sendable, CustomStringConvertible {
+    package var description: String
 }
 
 /// Finds scenario files: every `.lua` file under the given folders (recursively), and the given files themselves,
 /// sorted by path, each once. Symbolic links are followed, but no folder is walked twice (so a link loop ends) and
 /// no file runs twice: a file reached along several paths keeps the first given, preferring one without links.
 /// A broken link to a `.lua` name becomes a file that does not load, saying why.
-public enum ScenarioDiscovery {
-    public static func files(at paths: [String]) throws(DiscoveryError) -> [ScenarioFile] {
+package enum ScenarioDiscovery {
+    package static func files(at paths: [String]) throws(DiscoveryError) -> [ScenarioFile] {
         var skipped: [String] = []
         return try files(at: paths, skipped: &skipped)
     }
@@ -23,7 +23,7 @@ public enum ScenarioDiscovery {
     /// As `files(at:)`; `skipped` receives the paths of `.lua` files that are not scenario files: editor
     /// definition files (LuaLS `---@meta`, such as the `types/understudy.lua` that `understudy types` and
     /// `understudy init` write), which are never run.
-    public static func files(at paths: [String], skipped: inout [String]) throws(DiscoveryError) -> [ScenarioFile] {
+    package static func files(at paths: [String], skipped: inout [String]) throws(DiscoveryError) -> [ScenarioFile] {
         var walker = Walker()
         var found: [Walker.Entry] = []
         for path in paths {
@@ -61,7 +61,7 @@ public enum ScenarioDiscovery {
 
     /// Whether a `.lua` file is an editor definition file, not scenarios: its first line that is not blank starts
     /// with `---@meta` (the Lua language server's mark).
-    public static func isDefinitionFile(_ contents: [UInt8]) -> Bool {
+    package static func isDefinitionFile(_ contents: [UInt8]) -> Bool {
         var start = contents.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while start < contents.count, [0x20, 0x09, 0x0A, 0x0D].contains(contents[start]) { start += 1 }
         return contents[start...].starts(with: Array("---@meta".utf8))
@@ -188,7 +188,7 @@ public enum ScenarioDiscovery {
     }
 
     /// Reads a whole file.
-    public static func read(_ path: String) -> [UInt8]? {
+    package static func read(_ path: String) -> [UInt8]? {
         guard let file = fopen(path, "rb") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []

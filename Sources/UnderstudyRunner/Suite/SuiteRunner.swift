@@ -1,18 +1,18 @@
-public import UnderstudyLua
+package import UnderstudyLua
 internal import Dispatch
 internal import Synchronization
 internal import Understudy
 
 /// Which scenarios of a suite to run.
-public struct ScenarioSelection: Sendable {
+package struct ScenarioSelection: Sendable {
     /// Only scenarios whose name contains this text (case-insensitively).
-    public var filter: String?
+    package var filter: String?
     /// Only scenarios with at least one of these tags (none: every scenario).
-    public var tags: [String] = []
+    package var tags: [String] = []
     /// Only the scenarios of shard `index` of `count` (1-based), a stable partition for CI matrix jobs.
-    public var shard: (index: Int, count: Int)?
+    package var shard: (index: Int, count: Int)?
 
-    public init(filter: String? = nil, tags: [String] = [], shard: (index: Int, count: Int)? = nil) {
+    package init(filter: String? = nil, tags: [String] = [], shard: (index: Int, count: Int)? = nil) {
         self.filter = filter
         self.tags = tags
         self.shard = shard
@@ -41,18 +41,18 @@ public struct ScenarioSelection: Sendable {
 }
 
 /// How to run a suite.
-public struct RunConfiguration: Sendable {
+package struct RunConfiguration: Sendable {
     /// Decides every id, token and code (each scenario derives its own from it, its file and its position).
-    public var seed: UInt64
-    public var limits: ScenarioLimits
+    package var seed: UInt64
+    package var limits: ScenarioLimits
     /// Worker threads; each has its own Lua states.
-    public var jobs: Int
-    public var selection: ScenarioSelection
+    package var jobs: Int
+    package var selection: ScenarioSelection
     /// Run the scenarios in worker processes started with this command (the same binary in its worker mode), so
     /// that a crash or a hang inside C code costs one scenario; nil runs them on threads of this process.
-    public var workers: WorkerCommand?
+    package var workers: WorkerCommand?
 
-    public init(seed: UInt64 = 1, limits: ScenarioLimits = ScenarioLimits(), jobs: Int = 1, selection: ScenarioSelection = ScenarioSelection(), workers: WorkerCommand? = nil) {
+    package init(seed: UInt64 = 1, limits: ScenarioLimits = ScenarioLimits(), jobs: Int = 1, selection: ScenarioSelection = ScenarioSelection(), workers: WorkerCommand? = nil) {
         self.seed = seed
         self.limits = limits
         self.jobs = max(1, jobs)
@@ -62,54 +62,54 @@ public struct RunConfiguration: Sendable {
 }
 
 /// What a run reports, in suite order: a file that did not load, or a scenario's outcome.
-public enum SuiteEvent: Sendable {
+package enum SuiteEvent: Sendable {
     case loadFailed(LoadError)
     case finished(ScenarioOutcome)
 }
 
 /// The outcome of a whole run.
-public struct SuiteResult: Sendable {
-    public var events: [SuiteEvent]
-    public var seed: UInt64
+package struct SuiteResult: Sendable {
+    package var events: [SuiteEvent]
+    package var seed: UInt64
     /// Seconds of wall time.
-    public var duration: Double
-    public var jobs: Int
+    package var duration: Double
+    package var jobs: Int
 
-    public var outcomes: [ScenarioOutcome] {
+    package var outcomes: [ScenarioOutcome] {
         events.compactMap { if case .finished(let outcome) = $0 { return outcome } else { return nil } }
     }
-    public var loadErrors: [LoadError] {
+    package var loadErrors: [LoadError] {
         events.compactMap { if case .loadFailed(let error) = $0 { return error } else { return nil } }
     }
-    public var passed: Int { outcomes.count { $0.status == .passed } }
-    public var failed: Int { outcomes.count { $0.status == .failed } + loadErrors.count }
-    public var skipped: Int { outcomes.count { $0.status == .skipped } }
+    package var passed: Int { outcomes.count { $0.status == .passed } }
+    package var failed: Int { outcomes.count { $0.status == .failed } + loadErrors.count }
+    package var skipped: Int { outcomes.count { $0.status == .skipped } }
 }
 
 /// Lists the declared scenarios of files without running them.
-public struct ScenarioListing: Sendable {
-    public var file: String
-    public var declarations: [ScenarioDeclaration]
+package struct ScenarioListing: Sendable {
+    package var file: String
+    package var declarations: [ScenarioDeclaration]
 }
 
 /// Runs scenario files: loads them, selects scenarios, spreads them over worker threads and reports outcomes in
 /// suite order (the same order, results and ids as a serial run).
-public struct SuiteRunner: Sendable {
-    public var configuration: RunConfiguration
+package struct SuiteRunner: Sendable {
+    package var configuration: RunConfiguration
 
-    public init(configuration: RunConfiguration) {
+    package init(configuration: RunConfiguration) {
         self.configuration = configuration
     }
 
     /// The seed of one scenario: independent of jobs, shards and filters.
-    public static func scenarioSeed(suiteSeed: UInt64, file: String, index: Int) -> UInt64 {
+    package static func scenarioSeed(suiteSeed: UInt64, file: String, index: Int) -> UInt64 {
         var generator = SeededGenerator(seed: suiteSeed ^ StableHash.of(StableHash.canonical(file), String(index)))
         return generator.next()
     }
 
     /// The scenarios each file declares that the selection (filter, tags, shard) includes, load errors
     /// included, without running any.
-    public func list(_ files: [ScenarioFile]) -> [Result<ScenarioListing, LoadError>] {
+    package func list(_ files: [ScenarioFile]) -> [Result<ScenarioListing, LoadError>] {
         let pool = SessionPool(files: files, configuration: configuration)
         let selection = configuration.selection
         return files.indices.map { index in
@@ -120,7 +120,7 @@ public struct SuiteRunner: Sendable {
     }
 
     /// Runs the files. `report` receives events in suite order as soon as they are ready (under a lock).
-    public func run(_ files: [ScenarioFile], report: @escaping @Sendable (SuiteEvent) -> Void = { _ in }) -> SuiteResult {
+    package func run(_ files: [ScenarioFile], report: @escaping @Sendable (SuiteEvent) -> Void = { _ in }) -> SuiteResult {
         if let workers = configuration.workers {
             return WorkerSuite(configuration: configuration, command: workers).run(files, report: report)
         }

@@ -8,7 +8,7 @@ internal import Darwin
 /// elsewhere. It only says *that* something changed; `WatchSession` compares the files to learn *what*.
 /// Folders are watched recursively; a file given by name is watched through its folder, so an editor that
 /// saves by writing a new file and renaming it over the old one is seen too.
-public final class FileWatcher {
+package final class FileWatcher {
     private let paths: [String]
     #if canImport(Glibc)
     private let descriptor: Int32
@@ -19,7 +19,7 @@ public final class FileWatcher {
     #endif
 
     /// Starts watching `paths` (files or folders). Nil when the system refuses (too many watches, say).
-    public init?(paths: [String]) {
+    package init?(paths: [String]) {
         self.paths = paths
         #if canImport(Glibc)
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -41,13 +41,13 @@ public final class FileWatcher {
     }
 
     /// Adds watches for folders that appeared since the last call (call it after each change).
-    public func refresh() {
+    package func refresh() {
         for directory in Self.directories(under: paths) { add(directory) }
     }
 
     /// Waits until something changes or `milliseconds` pass. True when something changed; the events that follow
     /// within a short quiet period (an editor's save is several) are taken with it.
-    public func wait(milliseconds: Int32) -> Bool {
+    package func wait(milliseconds: Int32) -> Bool {
         #if canImport(Glibc)
         guard poll(descriptor, milliseconds) else { return false }
         repeat { drain() } while poll(descriptor, 50)

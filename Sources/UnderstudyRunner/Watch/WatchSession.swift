@@ -2,7 +2,7 @@ internal import UnderstudyLua
 /// `understudy run --watch`: runs the suite, then, after each change, re-runs only the files whose text changed
 /// (or that appeared) and reports only what changed since the last run: new, fixed and newly failing scenarios,
 /// files that stopped or started loading, files removed. A file that does not load is reported and watched on.
-public final class WatchSession {
+package final class WatchSession {
     private let paths: [String]
     private let runner: SuiteRunner
     private let pretty: PrettyReporter
@@ -13,14 +13,14 @@ public final class WatchSession {
     /// The files that did not load at their last run, with the message.
     private var loadErrors: [String: String] = [:]
 
-    public init(paths: [String], runner: SuiteRunner, verbose: Bool = false) {
+    package init(paths: [String], runner: SuiteRunner, verbose: Bool = false) {
         self.paths = paths
         self.runner = runner
         self.pretty = PrettyReporter(verbose: verbose)
     }
 
     /// One cycle: finds the files, runs those that changed, and returns what to show (empty when nothing changed).
-    public func cycle() -> String {
+    package func cycle() -> String {
         let files: [ScenarioFile]
         do {
             files = try ScenarioDiscovery.files(at: paths)
@@ -85,7 +85,7 @@ public final class WatchSession {
 
     /// Runs a cycle, then a cycle after every change, writing each report through `output`, until `keepGoing`
     /// says stop (it is asked after each wait of up to `pollMilliseconds`).
-    public func watch(
+    package func watch(
         with watcher: FileWatcher, pollMilliseconds: Int32 = 1000, output: (String) -> Void, keepGoing: () -> Bool = { true }
     ) {
         output(cycle())

@@ -13,7 +13,7 @@ internal import Synchronization
 /// where the count hook cannot stop it (inside a C function), after telling the parent the last line it saw.
 package enum ScenarioWorker {
     /// Serves until standard input ends.
-    public static func serve(configuration: RunConfiguration) {
+    package static func serve(configuration: RunConfiguration) {
         WorkerIO.ignoreBrokenPipes()
         WorkerIO.watchParent()
         let watch = Watch()

@@ -190,11 +190,11 @@ struct WorkerSuite {
 }
 
 /// The command that starts a worker process: the executable and its arguments.
-public struct WorkerCommand: Sendable {
-    public var executable: String
-    public var arguments: [String]
+package struct WorkerCommand: Sendable {
+    package var executable: String
+    package var arguments: [String]
 
-    public init(executable: String, arguments: [String]) {
+    package init(executable: String, arguments: [String]) {
         self.executable = executable
         self.arguments = arguments
     }
