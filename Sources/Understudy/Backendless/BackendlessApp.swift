@@ -26,6 +26,9 @@ public final class BackendlessApp: EmulatedApp {
     /// Password-recovery links by token (`BackendlessApp+Lifecycle.swift`).
     var recoveryLinks: [String: RecoveryLink] = [:]
     var guestCount = 0
+    /// What the users hold (`HeldBytes`: each user and its properties), kept as users are added, changed and
+    /// deleted; the memory cap counts it.
+    public internal(set) var userBytes = 0
     /// Push device registrations and channels.
     public var devices: DeviceRegistry
     /// Published messages, their status and the firings to come (`BackendlessApp+ScheduledPush.swift`).

@@ -40,6 +40,9 @@ public protocol EmulatedApp: AnyObject {
     var registrationCount: Int { get }
     /// The path under the server's address where the app's REST API is served: `/APP/KEY` or `/api/apps/APP`.
     var restPath: String { get }
+    /// What the app's records hold (`HeldBytes`): users with their properties, push registrations, the outbox and
+    /// scheduled messages. A running total, kept as records change: reading it costs nothing.
+    var heldBytes: Int { get }
 
 }
 
@@ -113,6 +116,9 @@ extension BackendlessApp {
     public var appID: String { settings.appID }
     public var keys: [(name: String, value: String)] { [("api_key", settings.apiKey)] }
     public var restPath: String { "/\(settings.appID)/\(settings.apiKey)" }
+    public var heldBytes: Int {
+        HeldBytes.perApp + userBytes + registrationCount * HeldBytes.perRegistration + outbox.heldBytes + schedule.heldBytes
+    }
 }
 
 extension KiiApp {
@@ -121,6 +127,9 @@ extension KiiApp {
     public var appID: String { settings.appID }
     public var keys: [(name: String, value: String)] { [("app_key", settings.appKey)] }
     public var restPath: String { "/api/apps/\(settings.appID)" }
+    public var heldBytes: Int {
+        HeldBytes.perApp + userBytes + registrationCount * HeldBytes.perRegistration + outbox.heldBytes
+    }
 
     /// Nothing in a Kii app waits for the clock: it just moves.
     @discardableResult

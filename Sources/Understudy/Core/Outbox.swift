@@ -103,17 +103,42 @@ public struct Outbox: Sendable {
     public private(set) var sms: [SMS] = []
     public private(set) var pushes: [Push] = []
 
+    /// What the records held hold (`HeldBytes`), kept as each is added: the memory cap counts it.
+    public private(set) var heldBytes = 0
+
     public init() {}
 
-    public mutating func send(_ email: Email) { emails.append(email) }
-    public mutating func send(_ message: SMS) { sms.append(message) }
-    public mutating func deliver(_ push: Push) { pushes.append(push) }
+    public mutating func send(_ email: Email) {
+        heldBytes += HeldBytes.perRecord + HeldBytes.of(email.to) + HeldBytes.of(email.subject) + HeldBytes.of(email.link)
+            + HeldBytes.of(email.body) + HeldBytes.of(email.html)
+        emails.append(email)
+    }
+    public mutating func send(_ message: SMS) {
+        heldBytes += HeldBytes.perRecord + HeldBytes.of(message.body) + HeldBytes.of(message.link)
+        sms.append(message)
+    }
+    /// Adds a delivered push. Its message text and publication count once per firing: the deliveries of one
+    /// firing share them (the push before it has the same publication).
+    public mutating func deliver(_ push: Push) {
+        heldBytes += HeldBytes.perRecord
+        if let publication = push.publication, let last = pushes.last, last.publication === publication {
+            // the same firing: its text and headers are held once
+        } else {
+            heldBytes += HeldBytes.of(push.message)
+            if let publication = push.publication {
+                heldBytes += HeldBytes.perRecord + publication.headers.reduce(0) { $0 + 32 + HeldBytes.of($1.name) + HeldBytes.of($1.value) }
+            }
+        }
+        if let data = push.data { heldBytes += HeldBytes.of(data) }
+        pushes.append(push)
+    }
 
     /// Forgets everything sent so far.
     public mutating func clear() {
         emails.removeAll()
         sms.removeAll()
         pushes.removeAll()
+        heldBytes = 0
     }
 }
 
