@@ -58,6 +58,8 @@ struct FaultArgumentsDriftTests {
                 "identity": "drift@example.com", "link_or_token": .string(f.recoveryToken), "new_password": "pw2",
                 "registration": .object(["token": "tok-1", "device_id": "phone-1", "os": "IOS"]), "device_id": "phone-1",
                 "publication": .object(["channel": "news", "message": "hi"]), "messageId": "message:1",
+                "provider": "facebook",
+                "options": .object(["fields_mapping": .object(["email": "email"]), "guest": "g-1", "secret": "s-1"]),
                 "os": "IOS", "name": "welcome", "values": .object(["name": "Ann"]), "subject": "Hello",
                 "bodyparts": .object(["textmessage": "Hi", "htmlmessage": .null]), "to": .array(["ann@example.com"]),
             ]

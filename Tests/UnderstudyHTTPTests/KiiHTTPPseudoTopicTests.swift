@@ -151,7 +151,7 @@ struct KiiHTTPPseudoTopicTests {
             #expect(sent.status == 201)
             let id = try #require(sent.json("pushMessageID")?.stringValue)
             let push = try #require(server.withStage { $0.world.kii(id: DefaultApps.kiiAppID)!.outbox.pushes.last })
-            #expect(push.pushMessageID == id && push.topic == "news" && push.userID == userID)
+            #expect(push.topicMessage?.pushMessageID == id && push.topicMessage?.topic == "news" && push.userID == userID)
             let noNetwork = try await client.send(.post, "\(kii)/topics/news/push/messages", text: #"{"data":{"m":"hi"}}"#, headers: adminSend)
             #expect(noNetwork.status == 400)
             #expect(try await client.send(.delete, subscription, headers: sdkHeaders(token)).status == 204)
@@ -203,6 +203,27 @@ struct KiiHTTPPseudoTopicTests {
                 return
             }
             #expect(subscribers.count == 1)
+        }
+    }
+
+    @Test("the journal names the v3 operations a request ran: register_pseudo and put_identity, though their routes are sign-up and update")
+    func journalNames() async throws {
+        try await withServer { _, client in
+            let created = try await client.pseudo()
+            let token = try #require(created.json("_accessToken")?.stringValue)
+            _ = try await client.send(
+                .post, "\(kii)/users/me", text: #"{"loginName":"bond007","password":"123ABC"}"#,
+                headers: sdkHeaders(token, contentType: updateType)
+            )
+            _ = try await client.send(.put, "\(kii)/topics/news", headers: admin)
+            for op in ["users.register_pseudo", "users.put_identity", "topics.create"] {
+                let journal = try await client.send(.get, "/_understudy/journal?op=\(op)")
+                guard case .array(let entries)? = journal.json("entries") else {
+                    Issue.record("\(op): \(journal.text)")
+                    continue
+                }
+                #expect(entries.count == 1, "\(op): \(journal.text)")
+            }
         }
     }
 }

@@ -15,6 +15,7 @@ struct EditorTypesTests {
         "BackendlessApp": ["backendless"], "BackendlessSettings": ["backendless.settings"],
         "BackendlessUsers": ["backendless.users"], "BackendlessDevices": ["backendless.devices"],
         "BackendlessChannels": ["backendless.channels"], "BackendlessPush": ["backendless.push"],
+        "BackendlessOAuth": ["backendless.oauth"],
         "BackendlessPushTemplates": ["backendless.push.templates"],
         "KiiApp": ["kii"], "KiiSettings": ["kii.settings"], "KiiUsers": ["kii.users"],
         "KiiInstallations": ["kii.installations"], "KiiPush": ["kii.push"], "KiiTopics": ["kii.topics"],
@@ -24,7 +25,7 @@ struct EditorTypesTests {
     static let recordClasses: Set<String> = [
         "ScenarioOptions", "JournalFilter", "BackendlessError", "KiiError", "Email", "SMS", "Push", "FaultSpec",
         "BackendlessUser", "BackendlessSession", "BackendlessSeed", "DeviceRegistrationRequest", "DeviceRegistration",
-        "Publication", "PublishResult", "MessageStatus", "PushTemplateDefinition", "PushTemplate", "KiiUser", "KiiSession", "KiiRegistration", "KiiSeed", "InstallationRequest", "Installation",
+        "Publication", "PublishResult", "MessageStatus", "PushTemplateDefinition", "PushTemplate", "OAuthAccount", "OAuthLoginOptions", "KiiUser", "KiiSession", "KiiRegistration", "KiiSeed", "InstallationRequest", "Installation",
         "KiiIdentity", "KiiTopic", "KiiTopicMessage",
     ]
 

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import UnderstudyLua
 import UnderstudyRunner
+import Understudy
+import UnderstudyAuthoring
 import UnderstudyTestSupport
 
 /// Runs the built `understudy` with `arguments` in `directory` (the repository by default).
@@ -105,5 +107,21 @@ struct CodesMergeTests {
         let one = try understudy(["codes", "merge", files[0], "--min", "90"])
         #expect(one.status == 1, "one shard alone is below 90 %")
         #expect(one.stderr.contains("below 90.0"))
+    }
+}
+
+@Suite("explain says what it has for every code")
+struct ExplainEveryCodeTests {
+    @Test("every code has an HTTP example or says plainly it has none, and the reset line is announced")
+    func everyCodeSaysSomething() {
+        for entry in ErrorCatalogue.all {
+            let text = CodeExplanation.render(entry)
+            #expect(!text.contains("no example written"), "\(entry.code)")
+            let hasCurl = text.contains("curl -s -X POST 'http://127.0.0.1:8080/_understudy/reset'")
+            #expect(hasCurl != text.contains("No HTTP example"), "\(entry.code): \(text)")
+            if hasCurl {
+                #expect(text.contains(CodeExplanation.resetWarning + "curl -s -X POST 'http://127.0.0.1:8080/_understudy/reset'"), "\(entry.code)")
+            }
+        }
     }
 }

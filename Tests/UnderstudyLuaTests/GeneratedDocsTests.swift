@@ -34,7 +34,7 @@ struct GeneratedDocsTests {
         let table = GeneratedDocs.checkOrderTable(.backendless, current)
         #expect(table.contains("| `users.logout` | fault → 3064 | hand-written note |"))
         #expect(!table.contains("users.gone"))
-        #expect(table.contains("| `users.update` | fault → 3064 → 3030 → 3029 → 3040 → 3018 → 3050 → 3045 → 8000 |  |"))
+        #expect(table.contains("| `users.update` | fault → 3064 → 3030 → 3029 → 3072 → 3096 → 3040 → 3018 → 3050 → 3045 → 8000 |  |"))
         let text = "a\n<!-- BEGIN GENERATED operations (x) -->\nstale\n<!-- END GENERATED operations -->\nb\n"
         let regenerated = try GeneratedDocs.regenerate(text + "<!-- BEGIN GENERATED fault-arguments -->\n<!-- END GENERATED fault-arguments -->\n", file: "docs/lua-api.md")
         #expect(!regenerated.contains("stale"))

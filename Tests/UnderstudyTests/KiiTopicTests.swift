@@ -21,8 +21,8 @@ struct KiiTopicTests {
         #expect(result.delivered == [android, ios].sorted())
         #expect(app.outbox.pushes.count == 2)
         let push = try #require(app.outbox.pushes.first)
-        #expect(push.topic == "news" && push.userID == alice.userID && push.pushMessageID == result.pushMessageID)
-        #expect(push.data == [Property("m", "hi")])
+        #expect(push.topicMessage?.topic == "news" && push.userID == alice.userID && push.topicMessage?.pushMessageID == result.pushMessageID)
+        #expect(push.topicMessage?.data == [Property("m", "hi")])
     }
 
     @Test("push message ids come from the seeded generator: the same seed gives the same ids")

@@ -67,7 +67,7 @@ struct OperationDeclarationTests {
     @Test("the check order explain and --codes use is the declarations'")
     func checkOrder() {
         #expect(ErrorCatalogue.checkOrder(of: .backendless)["users.update"]
-                == ["fault", "3064", "3030", "3029", "3040", "3018", "3050", "3045", "8000"])
+                == ["fault", "3064", "3030", "3029", "3072", "3096", "3040", "3018", "3050", "3045", "8000"])
         #expect(ErrorCatalogue.checkOrder(of: .kii)["users.me"] == ["fault", "WRONG_TOKEN"])
         #expect(ErrorCatalogue.checkOrder(of: .kii)["users.resend_email_verification"]?.first == "fault")
     }

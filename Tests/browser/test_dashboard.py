@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from conftest import BACKENDLESS, KII, KII_AUTH, call, open_page, shot
 
-VIEWS = ["Apps", "Users", "Outbox", "Devices", "Faults", "Journal", "Lua"]
+VIEWS = ["Apps", "Users", "Outbox", "Devices", "OAuth", "Faults", "Journal", "Lua"]
 
 
 def app_card(page, app_id):
@@ -166,6 +166,26 @@ def test_strings_from_the_app_are_shown_as_text(dashboard):
     assert dashboard.problems == []
     shot(dashboard.locator("section#users"), "users")
     shot(dashboard.locator("section#devices"), "devices")
+
+
+def test_oauth_accounts_show_with_the_user_their_first_login_registered(dashboard):
+    box = dashboard.get_by_role("textbox", name="Lua chunk")
+    box.fill('local app = understudy.app("UNDERSTUDY-APP")\n'
+             'app.oauth.account{ provider = "Facebook", token = "fb-1", profile = { id = "10001", email = "bond@mi6.co.uk" } }\n'
+             'app.oauth.account{ provider = "twitter", token = "tw-1", secret = "s3cret", profile = { id = "t-7" } }')
+    dashboard.get_by_role("form", name="Run Lua").get_by_role("button", name="Run").click()
+    table = dashboard.get_by_role("table", name="OAuth provider accounts")
+    twitter = table.get_by_role("row").filter(has_text="tw-1")
+    expect(twitter).to_contain_text("s3cret")
+    expect(twitter).to_contain_text("not signed up yet")
+    status, user = call("POST", BACKENDLESS + "/users/social/facebook/login",
+                        {"accessToken": "fb-1", "fieldsMapping": {"email": "email"}, "guestUser": None})
+    assert status == 200 and user["socialAccount"] == "facebook"
+    facebook = table.get_by_role("row").filter(has_text="fb-1")
+    expect(facebook).to_contain_text("facebook")
+    expect(facebook).to_contain_text("email: bond@mi6.co.uk")
+    expect(facebook).to_contain_text(user["objectId"])
+    shot(dashboard.locator("section#oauth"), "oauth")
 
 
 def test_lua_chunks_run_and_show_results_and_output(dashboard):

@@ -7,13 +7,15 @@ extension BackendlessApp {
     /// Sends the password-recovery email of the user with this identity value (`users.restore_password`). In
     /// `"link"` mode the email carries a link to the change-password page and the old password keeps working
     /// until the link is used; in `"temporary"` mode it carries a new password that replaces the old one at once.
-    /// Errors, in order: 3101 recovery off, 3020 no such user, 3025 the user has no email.
+    /// Errors, in order: 3101 recovery off, 3020 no such user, 3075 a social user (contract version 3), 3025 the
+    /// user has no email.
     public func restorePassword(identity: String) throws(BackendlessError) {
         try checkFaults(.restorePassword, [.string(identity)])
         guard settings.passwordRecovery != .off else { throw .catalogue(3101) }
         guard let key = identityKey(.string(identity)), let user = identityIndex[key] else {
             throw .recoveryUserNotFound(identity)
         }
+        if user.isSocial { throw .socialUserRecovery }
         guard case .string(let address)? = user.properties[named: "email"], !address.isEmpty else {
             throw .noRecoveryAddress(identity)
         }
@@ -140,7 +142,7 @@ extension BackendlessApp {
     /// stored or returned); the system properties (`objectId`, `created`, `userStatus`, `___class`, `lastLogin`,
     /// ...) are ignored; unknown properties are dropped while `dynamic_properties` is off. A changed identity is
     /// re-indexed. Errors, in order: 3064 unknown or ended token, 3030 no user with that id, 3029 the token is
-    /// another user's, 3040 a malformed new email (when email is the identity or confirmation is on), 3018 the
+    /// another user's, for a social user 3072 a password and 3096 a changed identity (contract version 3), 3040 a malformed new email (when email is the identity or confirmation is on), 3018 the
     /// new identity is taken, 3050 a password that is not a string, 3045 the identity, password or a required
     /// property (or the email while confirmation is on) set empty, 8000 a value over its `max_length`.
     public func update(objectID: String, properties: [Property], token: String) throws(BackendlessError) -> BackendlessUser {
@@ -151,6 +153,7 @@ extension BackendlessApp {
 
         let changes = properties.filter { !Self.ignoredOnUpdate.contains($0.name) }
         let identity = settings.identity
+        if user.isSocial { try checkSocialUpdate(of: user, changes) }
         if let email = changes[named: "email"], !email.isEmpty, identity == "email" || settings.emailConfirmation {
             guard case .string(let address) = email, address.isEmailAddress else { throw .wrongEmailFormat }
         }
@@ -215,6 +218,16 @@ extension BackendlessApp {
         user.sessions.removeAll()
         if !confirmationTokens.isEmpty { confirmationTokens = confirmationTokens.filter { $0.value != id } }
         if !recoveryLinks.isEmpty { recoveryLinks = recoveryLinks.filter { $0.value.user != id } }
+    }
+
+    /// A social user's update (contract version 3): 3072 for any `password` (null aside), then 3096 for an
+    /// identity value other than the stored one (an empty value counts as none).
+    private func checkSocialUpdate(of user: StoredUser, _ changes: [Property]) throws(BackendlessError) {
+        if let password = changes[named: "password"], password != .null { throw .socialUserPassword }
+        if let value = changes[named: settings.identity] {
+            let current = user.properties[named: settings.identity].flatMap(identityKey)
+            if identityKey(value) != current { throw .socialUserIdentity }
+        }
     }
 
     /// Properties `update` ignores: the backend manages them itself (SDKs send them back with the whole user).

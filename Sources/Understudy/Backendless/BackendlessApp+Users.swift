@@ -3,6 +3,7 @@ extension BackendlessApp {
     /// Properties the backend manages itself: never stored from a request.
     static let systemProperties: Set<String> = [
         "objectId", "id", "ownerId", "created", "updated", "userStatus", "___class", "lastLogin", "user-token",
+        "socialAccount",
     ]
     /// Columns every Users table has, accepted even with dynamic properties off.
     static let builtInProperties: Set<String> = ["email", "name", "password", "blUserLocale"]
@@ -254,7 +255,7 @@ extension BackendlessApp {
         return openSession(for: user)
     }
 
-    private func openSession(for user: StoredUser) -> BackendlessSession {
+    func openSession(for user: StoredUser) -> BackendlessSession {
         let token = random.nextIdentifier()
         user.sessions.append(token)
         sessions[token] = user

@@ -29,6 +29,8 @@ public final class BackendlessApp: EmulatedApp {
     /// What the users hold (`HeldBytes`: each user and its properties), kept as users are added, changed and
     /// deleted; the memory cap counts it.
     public internal(set) var userBytes = 0
+    /// OAuth provider accounts and the users they registered (`BackendlessApp+OAuth.swift`).
+    var oauth = OAuthDirectory()
     /// Push device registrations and channels.
     public var devices: DeviceRegistry
     /// Published messages, their status and the firings to come (`BackendlessApp+ScheduledPush.swift`).

@@ -68,7 +68,7 @@ extension BackendlessOperation {
             return declare(
                 version: 2, lua: "users.restore_password", [.string("identity", from: .path("identity"), "the identity value")],
                 routes: [.get("/users/restorepassword/{identity}", "Send the password-recovery email")],
-                checks: [.fault, 3101, 3020, 3025], result: .true
+                checks: [.fault, 3101, 3020, 3075, 3025], result: .true
             )
         case .resetPassword:
             return declare(
@@ -109,7 +109,7 @@ extension BackendlessOperation {
                     token,
                 ],
                 routes: [.put("/users/{objectId}", "Update the user of the user-token header")],
-                checks: [.fault, 3064, 3030, 3029, 3040, 3018, 3050, 3045, 8000], result: user
+                checks: [.fault, 3064, 3030, 3029, 3072, 3096, 3040, 3018, 3050, 3045, 8000], result: user
             )
         case .deleteUser:
             return declare(
@@ -222,6 +222,39 @@ extension BackendlessOperation {
                 ],
                 routes: [.post("/messaging/email", "Send an email to the listed addresses (lands in the outbox)")],
                 result: .http
+            )
+        case .loginOAuth:
+            return declare(
+                version: 3, lua: "users.login_oauth",
+                [
+                    .string("provider", from: .path("provider"), "the provider code the app's SDK sends (compared without case)"),
+                    .string("token", from: .bodyField("accessToken"), "the access token the provider accepts"),
+                    .table(
+                        "options", "OAuthLoginOptions",
+                        fields: [
+                            ArgumentDeclaration(
+                                "fields_mapping", .table("table<string, string>", fields: []), optional: true,
+                                from: .bodyField("fieldsMapping"), "provider profile field → user property (first login only)"
+                            ),
+                            .string("guest", optional: true, from: .bodyField("guestUser"), "objectId of the guest the first login converts"),
+                            .string("secret", optional: true, from: .bodyField("accessTokenSecret"), "the OAuth1 token secret"),
+                        ],
+                        optional: true, from: .body
+                    ),
+                ],
+                routes: [
+                    .post("/users/social/{provider}/login", "Log in through an OAuth provider; the first login registers the user (what the SDKs call)"),
+                    .post("/users/oauth/{provider}/login", "Log in through an OAuth provider; the first login registers the user (the REST docs' path)"),
+                    .post(
+                        "/users/social/facebook/sdk/login", "Log in with a Facebook access token (the legacy SDK login)",
+                        sources: ["provider": .resolved("facebook")], variant: "facebook"
+                    ),
+                    .post(
+                        "/users/social/googleplus/sdk/login", "Log in with a Google+ access token (the legacy SDK login)",
+                        sources: ["provider": .resolved("googleplus")], variant: "googleplus"
+                    ),
+                ],
+                checks: [.fault, 3034, 3052, 3009, 3039, 3014, 3021, 3090, 3036], result: session
             )
         case .appInfo:
             return declare(

@@ -17,6 +17,15 @@ public struct BackendlessUser: Sendable, Hashable {
     public var created: Int64
     public var updated: Int64?
     public var lastLogin: Int64?
+    /// `"BACKENDLESS"` for a user who signed up with a password (and for guests); for a user registered by a
+    /// first OAuth login, the provider's code in lower case (`"facebook"`). Such a social user has no password.
+    public var socialAccount: String
+
+    /// The `socialAccount` of users who did not come through an OAuth provider.
+    public static let backendlessAccount = "BACKENDLESS"
+
+    /// True for a user registered through an OAuth provider: no password, a fixed identity.
+    public var isSocial: Bool { socialAccount != Self.backendlessAccount }
 
     /// The objectId, `6EAFFE12-B424-8C51-FFB0-FE99548CAA00`. Spelled out on each use: presenting a user from Lua
     /// pushes `identifier`'s text without making a string.
@@ -41,6 +50,11 @@ final class StoredUser {
     var failedLogins = 0
     var lockedUntil: Double?
     var sessions: [Identifier128] = []
+    /// `BackendlessUser.socialAccount`: the provider code of a social user.
+    var socialAccount = BackendlessUser.backendlessAccount
+
+    /// True for a user registered through an OAuth provider.
+    var isSocial: Bool { socialAccount != BackendlessUser.backendlessAccount }
 
     init(objectID: Identifier128, properties: [Property], password: PasswordHash?, status: UserStatus, created: Int64) {
         self.objectID = objectID
@@ -53,7 +67,7 @@ final class StoredUser {
     var snapshot: BackendlessUser {
         BackendlessUser(
             identifier: objectID, properties: properties, status: status, created: created, updated: updated,
-            lastLogin: lastLogin
+            lastLogin: lastLogin, socialAccount: socialAccount
         )
     }
 }

@@ -6,13 +6,40 @@ public enum JournalRedaction {
 
     /// Whether a field of this name holds a password.
     public static func isSecret(_ name: String) -> Bool {
-        let lowered = name.lowercased()
-        return lowered.contains("password") || lowered == "confirm"
+        // Byte searches: String.contains compares Characters, tens of thousands of instructions a call, and
+        // every journaled request asks several times. Only ASCII letters lower-case to these words' letters.
+        contains(name, "password", ignoringCase: true) || (name.utf8.count == 7 && contains(name, "confirm", ignoringCase: true))
     }
 
     /// Whether `text` may hold a secret at all (the fast path: most requests carry none).
     static func mayHoldSecret(_ text: String) -> Bool {
-        text.utf8.count >= 7 && (text.lowercased().contains("password") || text.contains("confirm"))
+        text.utf8.count >= 7 && (contains(text, "password", ignoringCase: true) || contains(text, "confirm", ignoringCase: false))
+    }
+
+    /// Whether `text` holds `word` (lower-case ASCII), byte by byte; `ignoringCase` also matches its capitals.
+    static func contains(_ text: String, _ word: StaticString, ignoringCase: Bool) -> Bool {
+        let pattern = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        let utf8 = text.utf8
+        guard utf8.count >= pattern.count, let first = pattern.first else { return pattern.isEmpty }
+        func same(_ byte: UInt8, _ wanted: UInt8) -> Bool {
+            byte == wanted || (ignoringCase && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") && byte | 0x20 == wanted)
+        }
+        var start = utf8.startIndex
+        var remaining = utf8.count
+        while remaining >= pattern.count {
+            if same(utf8[start], first) {
+                var index = utf8.index(after: start)
+                var matched = 1
+                while matched < pattern.count, same(utf8[index], pattern[matched]) {
+                    matched += 1
+                    index = utf8.index(after: index)
+                }
+                if matched == pattern.count { return true }
+            }
+            start = utf8.index(after: start)
+            remaining -= 1
+        }
+        return false
     }
 
     /// The entry with its secrets replaced.

@@ -39,6 +39,7 @@ public enum BackendlessOperation: String, Operation {
     case getUser = "users.get"
     case updateUser = "users.update"
     case deleteUser = "users.delete"
+    case loginOAuth = "users.login_oauth"
     case registerDevice = "devices.register"
     case getDevice = "devices.get"
     case unregisterDevice = "devices.unregister"

@@ -79,10 +79,8 @@ public struct Outbox: Sendable {
         public var sentAt: Double
         /// Backendless: what every delivery of one firing shares (headers, message id, template), held once.
         public var publication: PushPublication?
-        /// Kii topic pushes (contract v3): the topic, the message's flat `data`, and the id of the message.
-        public var topic: String? = nil
-        public var data: [Property]? = nil
-        public var pushMessageID: String? = nil
+        /// Kii: what every delivery of one topic message shares (topic, data, message id), held once (contract v3).
+        public var topicMessage: KiiTopicPush? = nil
 
         public init(
             deviceID: String? = nil, channel: String? = nil, installationID: String? = nil, userID: String? = nil,

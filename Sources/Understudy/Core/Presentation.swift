@@ -137,15 +137,16 @@ extension Outbox.SMS: OutboxItem {
 
 extension Outbox.Push: OutboxItem {
     /// Backendless `{ device_id, channel?, message, headers, messageId, template?, title?, subtitle? }`; Kii
-    /// `{ installation_id, user, message }`, or for a topic push `{ installation_id, user, topic, data, pushMessageID }`.
+    /// `{ installation_id, user, message }`, or for a topic message `{ installation_id, user, topic, data,
+    /// pushMessageID }`.
     public func present<Writer: RecordWriter>(to writer: inout Writer) {
-        if let installationID, let topic {
+        if let installationID, let topicMessage {
             // A Kii topic push (contract v3): `{ installation_id, user, topic, data, pushMessageID }`.
             writer.write("installation_id", installationID)
             writer.write("user", userID)
-            writer.write("topic", topic)
-            writer.write(dynamic: "data", Value(properties: data ?? []))
-            writer.write("pushMessageID", pushMessageID)
+            writer.write("topic", topicMessage.topic)
+            writer.write(dynamic: "data", Value(properties: topicMessage.data))
+            writer.write("pushMessageID", topicMessage.pushMessageID)
             return
         }
         if let installationID {

@@ -15,12 +15,14 @@ extension UserStatus {
 }
 
 extension BackendlessUser: Presentable {
-    /// Every stored property except the password, then `objectId`, `userStatus`, `created` (ms) and `___class`.
+    /// Every stored property except the password, then `objectId`, `userStatus`, `created` (ms),
+    /// `socialAccount` and `___class`.
     public func present<Writer: RecordWriter>(to writer: inout Writer) {
         for property in properties { writer.write(dynamic: property.name, property.value) }
         writer.write("objectId", identifier: identifier)
         writer.write("userStatus", literal: status.literal)
         writer.write("created", created)
+        if isSocial { writer.write("socialAccount", socialAccount) } else { writer.write("socialAccount", literal: "BACKENDLESS") }
         writer.write("___class", literal: "Users")
     }
 }

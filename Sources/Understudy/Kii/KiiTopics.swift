@@ -52,6 +52,27 @@ public struct KiiTopicMessage: Sendable, Hashable {
     var reached: Set<KiiDeviceType> { networks ?? Set(KiiDeviceType.allCases) }
 }
 
+/// What every outbox push of one `topics.send` shares: the topic, the checked `data` and the message id, held
+/// once however many installations it reaches.
+public final class KiiTopicPush: Sendable, Hashable {
+    public let topic: String
+    /// The payload, sorted by key; every value a string.
+    public let data: [Property]
+    public let pushMessageID: String
+
+    public init(topic: String, data: [Property], pushMessageID: String) {
+        self.topic = topic
+        self.data = data
+        self.pushMessageID = pushMessageID
+    }
+
+    public static func == (lhs: KiiTopicPush, rhs: KiiTopicPush) -> Bool {
+        lhs === rhs || (lhs.topic == rhs.topic && lhs.pushMessageID == rhs.pushMessageID && lhs.data == rhs.data)
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(pushMessageID) }
+}
+
 /// What `topics.send` answers: the message id and the installations reached, sorted.
 public struct KiiTopicDelivery: Sendable, Hashable, Presentable {
     public var pushMessageID: String
@@ -264,13 +285,12 @@ extension KiiApp {
             }
         }
         targets.sort { $0.installationID < $1.installationID }
+        let shared = KiiTopicPush(topic: topicID, data: data, pushMessageID: pushMessageID)
         for installation in targets {
             var push = Outbox.Push(
                 installationID: installation.installationID, userID: installation.userID, message: "", sentAt: clock.now
             )
-            push.topic = topicID
-            push.data = data
-            push.pushMessageID = pushMessageID
+            push.topicMessage = shared
             outbox.deliver(push)
         }
         return KiiTopicDelivery(pushMessageID: pushMessageID, delivered: targets.map(\.installationID))

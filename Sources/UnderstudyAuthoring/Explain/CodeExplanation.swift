@@ -11,6 +11,11 @@ public enum CodeExplanation {
         }
     }
 
+    /// Printed above the curl commands: their first line resets the whole server.
+    public static let resetWarning =
+        "# The first command RESETS THE WHOLE SERVER (POST /_understudy/reset): every app, user, fault and outbox of\n"
+        + "# the running `understudy serve` starts afresh. Run it against a server you can throw away.\n"
+
     /// The full explanation of one code.
     public static func render(_ entry: ErrorCatalogue.Entry) -> String {
         let name = entry.flavour == .backendless ? "Backendless" : "Kii"
@@ -30,16 +35,26 @@ public enum CodeExplanation {
                 text += "  \(declaration.name): \(steps.joined(separator: " → "))\n"
             }
         }
-        guard let example = CodeExample.example(for: entry) else {
-            return text + "\n(no example written for this code yet)\n"
-        }
-        if let scenario = example.scenario {
+        let example = CodeExample.example(for: entry)
+        if let scenario = example?.scenario {
             text += "\nA scenario that produces it (understudy run FILE):\n\n" + scenario
+        } else {
+            text += "\nNo scenario example: " + (entry.reach == .httpOnly
+                ? "only HTTP answers this code, a Lua scenario cannot produce it.\n"
+                : "none is written for this code.\n")
         }
-        if !example.requests.isEmpty {
+        if let requests = example?.requests, !requests.isEmpty {
             text += "\nOver HTTP, against `understudy serve` (default apps):\n\n"
+            text += Self.resetWarning
             text += "curl -s -X POST 'http://127.0.0.1:8080/_understudy/reset' -o /dev/null\n"
-            for request in example.requests { text += request.curl() + "\n" }
+            for request in requests { text += request.curl() + "\n" }
+        } else if entry.operations.isEmpty {
+            text += "\nNo HTTP example: none is written for this code; docs/http.md says when the server answers it.\n"
+        } else {
+            text += "\nNo HTTP example: none is written for this code. To see it over HTTP, inject it on one of its "
+                + "operations (POST /_understudy/faults {\"op\": \"\(entry.operations.first ?? "users.register")\", "
+                + "\"code\": \(entry.flavour == .backendless ? entry.code : "\"\(entry.code)\", \"status\": \(entry.status)")}) "
+                + "and call that operation's route (docs/http.md).\n"
         }
         return text
     }

@@ -158,6 +158,29 @@ local q = expect.ok(app.users.register{ email = "q@mi6.co.uk", password = "gadge
 local session = expect.ok(app.users.login("q@mi6.co.uk", "gadgets4U"))
 ¤app.users.update(q.objectId, { password = 12345 }, session.token))
 
+--- backendless:3014
+expect.ok(app.users.register{ email = "q@mi6.co.uk", password = "gadgets4U" })
+app.oauth.account{ provider = "facebook", token = "fb-q", profile = { id = "1007", email = "q@mi6.co.uk" } }
+¤app.users.login_oauth("facebook", "fb-q", { fields_mapping = { email = "email" } }))
+
+--- backendless:3052
+¤app.users.login_oauth("facebook", "no-such-token"))
+
+--- backendless:3072
+app.oauth.account{ provider = "facebook", token = "fb-q", profile = { id = "1007", email = "q@mi6.co.uk" } }
+local session = expect.ok(app.users.login_oauth("facebook", "fb-q", { fields_mapping = { email = "email" } }))
+¤app.users.update(session.user.objectId, { password = "gadgets4U" }, session.token))
+
+--- backendless:3075
+app.oauth.account{ provider = "facebook", token = "fb-q", profile = { id = "1007", email = "q@mi6.co.uk" } }
+local session = expect.ok(app.users.login_oauth("facebook", "fb-q", { fields_mapping = { email = "email" } }))
+¤app.users.restore_password("q@mi6.co.uk"))
+
+--- backendless:3096
+app.oauth.account{ provider = "facebook", token = "fb-q", profile = { id = "1007", email = "q@mi6.co.uk" } }
+local session = expect.ok(app.users.login_oauth("facebook", "fb-q", { fields_mapping = { email = "email" } }))
+¤app.users.update(session.user.objectId, { email = "m@mi6.co.uk" }, session.token))
+
 --- kii:INVALID_INPUT_DATA
 ¤app.users.register{ password = "123ABC" })
 

@@ -318,6 +318,7 @@ function Faults.list() end
 ---@field devices BackendlessDevices
 ---@field channels BackendlessChannels
 ---@field push BackendlessPush
+---@field oauth BackendlessOAuth (contract v3)
 ---@field settings BackendlessSettings
 ---@field clock Clock
 ---@field outbox Outbox
@@ -327,6 +328,7 @@ function Faults.list() end
 ---@field objectId string
 ---@field userStatus "ENABLED"|"DISABLED"|"EMAIL_CONFIRMATION_PENDING"|"GUEST"
 ---@field created integer ms since the epoch on the virtual clock
+---@field socialAccount string "BACKENDLESS", or the provider code of a user registered through OAuth (contract v3)
 ---@field ___class "Users"
 ---@field email? string
 ---@field [string] string|number|boolean
@@ -358,6 +360,25 @@ function BackendlessUsers.all() end
 ---@return integer added
 ---@overload fun(template: BackendlessSeed): nil, BackendlessError
 function BackendlessUsers.seed(template) end
+
+---@class OAuthLoginOptions
+---@field fields_mapping? table<string, string> provider profile field → user property (first login only)
+---@field guest? string objectId of a guest to convert on the first login
+---@field secret? string the OAuth1 token secret
+
+---@class OAuthAccount
+---@field provider string the provider code the app's SDK sends (compared without case)
+---@field token string an access token the provider accepts
+---@field secret? string the OAuth1 token secret the login must present
+---@field profile table<string, string> what the provider returns: `id` (required) and any fields
+
+---@class BackendlessOAuth
+local BackendlessOAuth = {}
+
+---(contract v3) The console: defines (or replaces) what the provider answers for a token.
+---@param account OAuthAccount
+---@return true
+function BackendlessOAuth.account(account) end
 
 ---@class DeviceRegistrationRequest
 ---@field token string
@@ -524,6 +545,14 @@ function BackendlessUsers.update(objectId, props, token) end
 ---@return true
 ---@overload fun(objectId: string): nil, BackendlessError
 function BackendlessUsers.delete(objectId) end
+
+---(contract v3)
+---@param provider string the provider code the app's SDK sends (compared without case)
+---@param token string the access token the provider accepts
+---@param options? OAuthLoginOptions
+---@return BackendlessSession session
+---@overload fun(provider: string, token: string, options?: OAuthLoginOptions): nil, BackendlessError
+function BackendlessUsers.login_oauth(provider, token, options) end
 
 ---@param registration DeviceRegistrationRequest
 ---@return DeviceRegistration reg

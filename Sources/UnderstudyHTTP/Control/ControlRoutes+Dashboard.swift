@@ -22,6 +22,7 @@ extension ControlRoutes {
         (.get, "/catalogue", "Per app: the operations and error codes a fault can name, and the user actions offered (?app=)", catalogue),
         (.get, "/devices", "Device registrations with their channels and expiry, scheduled messages and push templates (?app=)", devices),
         (.post, "/messages/{app}/{messageId}/cancel", "Cancel a scheduled Backendless message (the console's cancel: no fault applies)", cancelMessage),
+        (.get, "/oauth", "OAuth provider accounts and the users they registered (?app=)", oauthAccounts),
         (.get, "/journal/tail", "Journal entries after a sequence number, with reply bodies and durations (?after=, ?limit=)", journalTail),
     ]
 

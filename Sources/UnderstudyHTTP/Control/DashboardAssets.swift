@@ -21,6 +21,7 @@ enum DashboardAssets {
         "faults.js": (PackageResources.faults_js, javaScript),
         "journal.js": (PackageResources.journal_js, javaScript),
         "lua.js": (PackageResources.lua_js, javaScript),
+        "oauth.js": (PackageResources.oauth_js, javaScript),
     ]
 
     static let javaScript = "text/javascript; charset=utf-8"

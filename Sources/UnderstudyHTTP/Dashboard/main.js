@@ -12,11 +12,12 @@ import * as apps from "./apps.js";
 import * as users from "./users.js";
 import * as outbox from "./outbox.js";
 import * as devices from "./devices.js";
+import * as oauth from "./oauth.js";
 import * as faults from "./faults.js";
 import * as journal from "./journal.js";
 import * as lua from "./lua.js";
 
-const views = [apps, users, outbox, devices, faults];
+const views = [apps, users, outbox, devices, oauth, faults];
 const shared = { index: null, catalogue: null, summary: null };
 let lastSignature = "";
 let lastFull = 0;
@@ -94,6 +95,6 @@ function askForToken() {
 
 whenTokenNeeded(askForToken);
 
-for (const view of [apps, users, outbox, devices, faults, journal, lua]) view.setup(shared, refreshAll);
+for (const view of [apps, users, outbox, devices, oauth, faults, journal, lua]) view.setup(shared, refreshAll);
 tick();
 setInterval(tick, 1000);

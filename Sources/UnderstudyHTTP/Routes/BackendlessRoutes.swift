@@ -24,6 +24,7 @@ enum BackendlessRoutes {
         table.add(BackendlessOperation.unregisterDevice, unregisterDevice)
         BackendlessPushRoutes.register(in: &table)
         BackendlessLifecycleRoutes.register(in: &table)
+        BackendlessOAuthRoutes.register(in: &table)
     }
 
     // MARK: Plumbing

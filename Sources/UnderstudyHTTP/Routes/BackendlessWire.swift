@@ -15,7 +15,7 @@ enum BackendlessWire {
         members.append(.init("created", .integer(user.created)))
         members.append(.init("updated", user.updated.map(JSON.integer) ?? .null))
         if let lastLogin = user.lastLogin { members.append(.init("lastLogin", .integer(lastLogin))) }
-        members.append(.init("socialAccount", "BACKENDLESS"))
+        members.append(.init("socialAccount", .string(user.socialAccount)))
         members.append(.init("___class", "Users"))
         if let token { members.append(.init("user-token", .string(token))) }
         return .object(members)

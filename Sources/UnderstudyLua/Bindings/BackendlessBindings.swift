@@ -31,6 +31,7 @@ enum BackendlessBindings {
         helpers: [
             ("users.find", find), ("users.count", SharedBindings.usersCount), ("users.all", SharedBindings.usersAll), ("users.seed", seed),
             ("channels.list", listChannels), ("channels.devices", channelDevices),
+            ("oauth.account", BackendlessOAuthBindings.account),
             ("push.templates.define", BackendlessPushBindings.defineTemplate),
         ]
     )
@@ -59,6 +60,7 @@ enum BackendlessBindings {
         case .cancelMessage: return BackendlessPushBindings.cancel
         case .pushTemplates: return BackendlessPushBindings.listTemplates
         case .pushWithTemplate: return BackendlessPushBindings.withTemplate
+        case .loginOAuth: return BackendlessOAuthBindings.login
         case .isValidToken, .appInfo, .userRoles, .describeUsers, .verifyPassword, .sendEmail: return nil
         }
     }
