@@ -502,6 +502,8 @@ protocol LuaPresentable {
 package enum BackendMemory {
     /// One backend before its records (counted when a scenario creates it; `heldBytes` includes it).
     static let perApp = HeldBytes.perApp
+    /// One push registration, or an OAuth account a scenario defines (charged when it is defined).
+    static let perRegistration = HeldBytes.perRegistration
 
     /// The backend the running binding is bound to (upvalue 2), if any.
     static func boundApp(of host: ScenarioHost, handle L: OpaquePointer) -> (any EmulatedApp)? {

@@ -115,19 +115,22 @@ public struct Outbox: Sendable {
         heldBytes += HeldBytes.perRecord + HeldBytes.of(message.body) + HeldBytes.of(message.link)
         sms.append(message)
     }
-    /// Adds a delivered push. Its message text and publication count once per firing: the deliveries of one
-    /// firing share them (the push before it has the same publication).
+    /// Adds a delivered push. Its message text and what the deliveries of one firing (Backendless) or one topic
+    /// message (Kii) share count once: the push before it has the same publication or topic message.
     public mutating func deliver(_ push: Push) {
         heldBytes += HeldBytes.perRecord
-        if let publication = push.publication, let last = pushes.last, last.publication === publication {
+        let last = pushes.last
+        if let publication = push.publication, last?.publication === publication {
             // the same firing: its text and headers are held once
+        } else if let shared = push.topicMessage, last?.topicMessage === shared {
+            // the same topic message
         } else {
             heldBytes += HeldBytes.of(push.message)
             if let publication = push.publication {
                 heldBytes += HeldBytes.perRecord + publication.headers.reduce(0) { $0 + 32 + HeldBytes.of($1.name) + HeldBytes.of($1.value) }
             }
+            if let shared = push.topicMessage { heldBytes += HeldBytes.perRecord + HeldBytes.of(shared.data) }
         }
-        if let data = push.data { heldBytes += HeldBytes.of(data) }
         pushes.append(push)
     }
 
