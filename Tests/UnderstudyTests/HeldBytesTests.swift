@@ -31,6 +31,18 @@ struct HeldBytesTests {
         #expect(app.heldBytes == empty, "deleting the user gives back all it counted")
     }
 
+    @Test("sessions count: a thousand logins hold more than a thousand times a token's size until they end")
+    func sessionsCount() throws {
+        let app = BackendlessApp(seed: 1)
+        _ = try app.register(Self.user(1, properties: 0, characters: 0))
+        let before = app.heldBytes
+        var tokens: [String] = []
+        for _ in 0..<1000 { tokens.append(try app.login(identity: "u1@example.com", password: "secret1").token) }
+        #expect(app.heldBytes - before >= 1000 * 64)
+        for token in tokens { try app.logout(token: token) }
+        #expect(app.heldBytes == before)
+    }
+
     @Test("seeded users count their template's text")
     func seededUsers() throws {
         let app = BackendlessApp(seed: 1)

@@ -118,6 +118,7 @@ extension BackendlessApp {
     public var restPath: String { "/\(settings.appID)/\(settings.apiKey)" }
     public var heldBytes: Int {
         HeldBytes.perApp + userBytes + registrationCount * HeldBytes.perRegistration + outbox.heldBytes + schedule.heldBytes
+            + (sessions.count + confirmationTokens.count + recoveryLinks.count) * HeldBytes.perToken
     }
 }
 
@@ -129,6 +130,7 @@ extension KiiApp {
     public var restPath: String { "/api/apps/\(settings.appID)" }
     public var heldBytes: Int {
         HeldBytes.perApp + userBytes + registrationCount * HeldBytes.perRegistration + outbox.heldBytes
+            + sessions.count * HeldBytes.perToken
     }
 
     /// Nothing in a Kii app waits for the clock: it just moves.

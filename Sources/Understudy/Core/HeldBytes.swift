@@ -10,6 +10,8 @@ public enum HeldBytes {
     public static let perApp = 4096
     /// One push registration (a Backendless device with its token and channels, a Kii installation).
     public static let perRegistration = 512
+    /// One session token, confirmation or recovery link (its key and index entries).
+    public static let perToken = 96
     /// One outbox record (email, text message or push) before its text.
     public static let perRecord = 128
 
