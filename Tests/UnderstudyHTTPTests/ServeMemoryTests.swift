@@ -63,4 +63,22 @@ struct ServeMemoryTests {
             }
         }
     }
+
+    @Test("the journal drops its oldest entries to stay within the cap: big refused requests do not pile up")
+    func journalStaysWithinTheCap() async throws {
+        try await withServer(Self.options()) { server, client in
+            // Each is refused (the identity is missing) but journaled with its body and parsed JSON: about
+            // 100 KB each, 10 MB in all without the trim.
+            let body = #"{"password":"secret1",\#((1...200).map { #""p\#($0)":"\#(String(repeating: "x", count: 500))""# }.joined(separator: ","))}"#
+            for _ in 1...100 {
+                let reply = try await client.send(.post, "\(backendless)/users/register", json: body)
+                #expect(reply.status == 400, "\(reply.text.prefix(200))")
+            }
+            let (held, dropped, count) = server.withStage { ($0.world.journal.heldBytes, $0.world.journal.dropped, $0.world.journal.count) }
+            #expect(held <= Self.cap, "the journal holds \(held) bytes")
+            #expect(dropped > 0 && count > 0, "\(dropped) dropped, \(count) kept")
+            let journal = try await client.send(.get, "/_understudy/journal?limit=1")
+            #expect(journal.status == 200)
+        }
+    }
 }
