@@ -70,14 +70,16 @@ struct LuaCall {
 
     var host: ScenarioHost { ScenarioHost.of(L) }
 
-    /// Charges work before doing it: `instructions` against the budget and `users` new users' memory against the
-    /// cap. Throws when either is spent, so the work is never done (the trampoline raises the limit's failure).
-    func charge(instructions: Int64, users: Int = 0) throws(LuaMisuse) {
+    /// Charges work before doing it: `instructions` against the budget and `users` new users' memory (each
+    /// holding `bytesPerUser`) against the cap. Throws when either is spent, so the work is never done (the
+    /// trampoline raises the limit's failure).
+    func charge(instructions: Int64, users: Int = 0, bytesPerUser: Int = HeldBytes.perUser) throws(LuaMisuse) {
         let withinBudget = us_charge(L, instructions) != 0
         var withinMemory = true
         if users > 0 {
             // Checked here, counted once the users exist (when the call returns).
-            let bytes = Int64(users) * Int64(BackendMemory.perUser)
+            let (bytes, overflow) = Int64(users).multipliedReportingOverflow(by: Int64(bytesPerUser))
+            if overflow { throw LuaMisuse("a limit was reached") }
             withinMemory = us_charge_memory(L, bytes) != 0
             us_charge_memory(L, -bytes)
         }
@@ -496,14 +498,12 @@ protocol LuaPresentable {
     var summary: String { get }
 }
 
-/// Estimates of the memory backends hold, counted towards a scenario's `--max-memory`.
+/// What backends hold, counted towards a scenario's `--max-memory` (the estimates are `HeldBytes`).
 package enum BackendMemory {
-    /// One backend with its settings, clock, outbox and indexes.
-    static let perApp = 4096
-    /// One user with its properties and index entries.
-    static let perUser = 256
-    /// One push registration (a Backendless device with its token and channels, a Kii installation).
-    static let perRegistration = 512
+    /// One backend before its records (counted when a scenario creates it; `heldBytes` includes it).
+    static let perApp = HeldBytes.perApp
+    /// One push registration, or an OAuth account a scenario defines (charged when it is defined).
+    static let perRegistration = HeldBytes.perRegistration
 
     /// The backend the running binding is bound to (upvalue 2), if any.
     static func boundApp(of host: ScenarioHost, handle L: OpaquePointer) -> (any EmulatedApp)? {
@@ -512,13 +512,11 @@ package enum BackendMemory {
     }
 
     /// One outbox push (its record; what the deliveries of one firing share is held once).
-    package static let perPush = 128
+    package static let perPush = HeldBytes.perRecord
     /// What a firing of a scheduled message costs on the instruction budget, and each push it delivers.
     package static let instructionsPerFiring: Int64 = 10
     package static let instructionsPerPush: Int64 = 10
 
-    /// What a backend's users, push registrations and outbox pushes are estimated to hold.
-    static func footprint(of app: any EmulatedApp) -> Int {
-        app.userCount * perUser + app.registrationCount * perRegistration + app.outbox.pushes.count * perPush
-    }
+    /// What a backend holds: its running total, read at no cost.
+    static func footprint(of app: any EmulatedApp) -> Int { app.heldBytes }
 }

@@ -426,9 +426,8 @@ end
 
 local function run(fn, options, seed)
   if fn == nil then
-    -- A live session, before each posted file (options == nil): pristine globals and libraries, as for a
-    -- scenario. Before each control chunk (options == true): pristine libraries, and every global that hides a
-    -- library or prelude name (`expect = ...`) goes; the session's own globals stay (a control session's state).
+    -- A live session, before each posted file and control chunk (options == nil): pristine globals and
+    -- libraries, as for a scenario. (options == true keeps the globals that hide no library or prelude name.)
     if snapshots == nil then snapshot() else restore() end
     clear_env()
     local k = next(file_globals)

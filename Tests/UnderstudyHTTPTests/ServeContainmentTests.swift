@@ -170,10 +170,11 @@ struct ServeContainmentTests {
                 let chunk = try await client.send(.post, "/_understudy/lua", text: "local ok = pcall(expect.equal, 1, 2) return ok, understudy.journal.count() ~= 99")
                 #expect(chunk.text.contains("false") && chunk.text.contains("true"), "\(attack): \(chunk.text)")
             }
-            // a control session's own globals stay from chunk to chunk
-            _ = try await client.send(.post, "/_understudy/lua", text: "kept = 41")
-            let kept = try await client.send(.post, "/_understudy/lua", text: "return kept + 1")
-            #expect(kept.text.contains("42"), "\(kept.text)")
+            // each chunk starts with pristine globals: a global set by one chunk, a replaced `expect` or `tostring`,
+            // are gone in the next; state lives in the apps (`understudy.app(...)`)
+            _ = try await client.send(.post, "/_understudy/lua", text: #"kept = 41; expect = nil; tostring = function() return "x" end; understudy.app("backendless").settings.lockout_after = 7"#)
+            let kept = try await client.send(.post, "/_understudy/lua", text: #"return type(kept), type(expect), tostring(1), understudy.app("backendless").settings.lockout_after"#)
+            #expect(kept.json("results") == .array(["nil", "table", "1", 7]), "\(kept.text)")
         }
     }
 

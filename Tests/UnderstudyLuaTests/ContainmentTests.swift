@@ -419,3 +419,57 @@ struct ScheduledPushLimitTests {
         #expect(result.outcome("budget")?.message?.contains("instruction") == true, "\(result.outcome("budget")?.message ?? "passed")")
     }
 }
+
+@Suite("The memory cap counts what backends hold, by its real size")
+struct BackendMemoryTests {
+    /// The issue's cases, scaled down (4 MiB instead of 64) with their shape kept: each held far more than the
+    /// cap while the account counted a user as 256 bytes and a message's text as nothing.
+    @Test("users with many long properties stop at the memory cap, long before they hold their real size")
+    func propertiesCount() {
+        let source = #"""
+            scenario("properties", function()
+              local app = understudy.backendless()
+              for i = 1, 1000 do
+                local user = { email = "u" .. i .. "@example.com", password = "secret1" }
+                for p = 1, 100 do user["p" .. p] = ("x"):rep(499) .. (p % 10) end
+                app.users.register(user)
+              end
+            end)
+            scenario("fine", function() end)
+            """#
+        let result = runScenarios(source, limits: ScenarioLimits(maxInstructions: Int64.max / 2, maxMemory: 4 << 20, timeout: 20))
+        let message = result.outcome("properties")?.message ?? "passed"
+        #expect(message.contains("memory cap exceeded"), "1,000 users × 100 properties of 500 characters (50 MB) under a 4 MiB cap: \(message)")
+        #expect(result.outcome("fine")?.status == .passed)
+    }
+
+    @Test("users.seed with long template properties is refused before it seeds past the cap")
+    func seedTemplateCounts() {
+        let source = #"""
+            scenario("seed", function()
+              local app = understudy.backendless()
+              local template = { count = 5000, email = "u%d@example.com", password = "secret1" }
+              for p = 1, 20 do template["t" .. p] = ("y"):rep(480) end
+              app.users.seed(template)
+              expect.equal(app.users.count(), -1)
+            end)
+            """#
+        let result = runScenarios(source, limits: ScenarioLimits(maxInstructions: Int64.max / 2, maxMemory: 4 << 20, timeout: 20))
+        let message = result.outcome("seed")?.message ?? "passed"
+        #expect(message.contains("memory cap exceeded"), "5,000 users × 20 properties of 480 characters under 4 MiB: \(message)")
+    }
+
+    @Test("pushes of 4 KB to many devices stop at the memory cap")
+    func pushTextCounts() {
+        let source = #"""
+            scenario("pushes", function()
+              local app = understudy.backendless()
+              for i = 1, 10 do app.devices.register{ token = "t" .. i, device_id = "d" .. i, os = "ANDROID" } end
+              for i = 1, 1000 do app.push.publish{ message = ("m"):rep(4095) .. (i % 10) } end
+            end)
+            """#
+        let result = runScenarios(source, limits: ScenarioLimits(maxInstructions: Int64.max / 2, maxMemory: 4 << 20, timeout: 20))
+        let message = result.outcome("pushes")?.message ?? "passed"
+        #expect(message.contains("memory cap exceeded"), "1,000 pushes of 4 KB to 10 devices under 4 MiB: \(message)")
+    }
+}

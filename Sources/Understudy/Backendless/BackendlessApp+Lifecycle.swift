@@ -194,6 +194,7 @@ extension BackendlessApp {
             }
             identityIndex[newIdentityKey] = user
         }
+        userBytes += HeldBytes.of(stored) - HeldBytes.of(user.properties)
         user.properties = stored
         if case .string(let text)? = password { user.password = PasswordHash(password: text, generator: &random) }
         user.updated = clock.milliseconds
@@ -209,6 +210,7 @@ extension BackendlessApp {
             throw .entityNotFound(objectID)
         }
         if user.status == .guest { guestCount -= 1 }
+        userBytes -= HeldBytes.perUser + HeldBytes.of(user.properties)
         if let value = user.properties[named: settings.identity], let key = identityKey(value), identityIndex[key] === user {
             identityIndex[key] = nil
         }

@@ -87,6 +87,7 @@ extension BackendlessApp {
         let user: StoredUser
         if let guest {
             user = guest
+            userBytes += HeldBytes.of(properties) - HeldBytes.of(user.properties)
             user.properties = properties
             user.status = .enabled
             user.updated = clock.milliseconds
@@ -98,6 +99,7 @@ extension BackendlessApp {
             )
             users[user.objectID] = user
             registrationOrder.append(user)
+            userBytes += HeldBytes.perUser + HeldBytes.of(properties)
         }
         user.socialAccount = key.provider
         if let identityKey { identityIndex[identityKey] = user }

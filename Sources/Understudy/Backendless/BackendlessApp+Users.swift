@@ -24,6 +24,7 @@ extension BackendlessApp {
         let user: StoredUser
         if let guest = registration.guest {
             user = guest
+            userBytes += HeldBytes.of(registration.properties) - HeldBytes.of(user.properties)
             user.properties = registration.properties
             user.password = hash
             user.status = status
@@ -36,6 +37,7 @@ extension BackendlessApp {
             )
             users[user.objectID] = user
             registrationOrder.append(user)
+            userBytes += HeldBytes.perUser + HeldBytes.of(user.properties)
         }
         identityIndex[registration.identityKey] = user
         if status == .emailConfirmationPending, case .string(let address)? = registration.properties[named: "email"] {
@@ -173,6 +175,7 @@ extension BackendlessApp {
             users[user.objectID] = user
             registrationOrder.append(user)
             identityIndex[identityKey] = user
+            userBytes += HeldBytes.perUser + HeldBytes.of(properties)
         }
         return count
     }
@@ -290,6 +293,7 @@ extension BackendlessApp {
         users[user.objectID] = user
         registrationOrder.append(user)
         guestCount += 1
+        userBytes += HeldBytes.perUser
         user.lastLogin = clock.milliseconds
         return openSession(for: user)
     }

@@ -26,6 +26,9 @@ package final class BackendlessApp: EmulatedApp {
     /// Password-recovery links by token (`BackendlessApp+Lifecycle.swift`).
     var recoveryLinks: [String: RecoveryLink] = [:]
     var guestCount = 0
+    /// What the users hold (`HeldBytes`: each user and its properties), kept as users are added, changed and
+    /// deleted; the memory cap counts it.
+    package internal(set) var userBytes = 0
     /// OAuth provider accounts and the users they registered (`BackendlessApp+OAuth.swift`).
     var oauth = OAuthDirectory()
     /// Push device registrations and channels.

@@ -40,6 +40,9 @@ package protocol EmulatedApp: AnyObject {
     var registrationCount: Int { get }
     /// The path under the server's address where the app's REST API is served: `/APP/KEY` or `/api/apps/APP`.
     var restPath: String { get }
+    /// What the app's records hold (`HeldBytes`): users with their properties, push registrations, the outbox and
+    /// scheduled messages. A running total, kept as records change: reading it costs nothing.
+    var heldBytes: Int { get }
 
 }
 
@@ -113,6 +116,10 @@ extension BackendlessApp {
     package var appID: String { settings.appID }
     package var keys: [(name: String, value: String)] { [("api_key", settings.apiKey)] }
     package var restPath: String { "/\(settings.appID)/\(settings.apiKey)" }
+    package var heldBytes: Int {
+        HeldBytes.perApp + userBytes + registrationCount * HeldBytes.perRegistration + outbox.heldBytes + schedule.heldBytes
+            + (sessions.count + confirmationTokens.count + recoveryLinks.count) * HeldBytes.perToken
+    }
 }
 
 extension KiiApp {
@@ -121,6 +128,10 @@ extension KiiApp {
     package var appID: String { settings.appID }
     package var keys: [(name: String, value: String)] { [("app_key", settings.appKey)] }
     package var restPath: String { "/api/apps/\(settings.appID)" }
+    package var heldBytes: Int {
+        HeldBytes.perApp + userBytes + registrationCount * HeldBytes.perRegistration + outbox.heldBytes
+            + sessions.count * HeldBytes.perToken
+    }
 
     /// Nothing in a Kii app waits for the clock: it just moves.
     @discardableResult

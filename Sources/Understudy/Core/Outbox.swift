@@ -101,17 +101,45 @@ package struct Outbox: Sendable {
     package private(set) var sms: [SMS] = []
     package private(set) var pushes: [Push] = []
 
+    /// What the records held hold (`HeldBytes`), kept as each is added: the memory cap counts it.
+    package private(set) var heldBytes = 0
+
     package init() {}
 
-    package mutating func send(_ email: Email) { emails.append(email) }
-    package mutating func send(_ message: SMS) { sms.append(message) }
-    package mutating func deliver(_ push: Push) { pushes.append(push) }
+    package mutating func send(_ email: Email) {
+        heldBytes += HeldBytes.perRecord + HeldBytes.of(email.to) + HeldBytes.of(email.subject) + HeldBytes.of(email.link)
+            + HeldBytes.of(email.body) + HeldBytes.of(email.html)
+        emails.append(email)
+    }
+    package mutating func send(_ message: SMS) {
+        heldBytes += HeldBytes.perRecord + HeldBytes.of(message.body) + HeldBytes.of(message.link)
+        sms.append(message)
+    }
+    /// Adds a delivered push. Its message text and what the deliveries of one firing (Backendless) or one topic
+    /// message (Kii) share count once: the push before it has the same publication or topic message.
+    package mutating func deliver(_ push: Push) {
+        heldBytes += HeldBytes.perRecord
+        let last = pushes.last
+        if let publication = push.publication, last?.publication === publication {
+            // the same firing: its text and headers are held once
+        } else if let shared = push.topicMessage, last?.topicMessage === shared {
+            // the same topic message
+        } else {
+            heldBytes += HeldBytes.of(push.message)
+            if let publication = push.publication {
+                heldBytes += HeldBytes.perRecord + publication.headers.reduce(0) { $0 + 32 + HeldBytes.of($1.name) + HeldBytes.of($1.value) }
+            }
+            if let shared = push.topicMessage { heldBytes += HeldBytes.perRecord + HeldBytes.of(shared.data) }
+        }
+        pushes.append(push)
+    }
 
     /// Forgets everything sent so far.
     package mutating func clear() {
         emails.removeAll()
         sms.removeAll()
         pushes.removeAll()
+        heldBytes = 0
     }
 }
 

@@ -116,8 +116,10 @@ package struct RequestJournal: Sendable {
     private var ring: [JournalEntry] = []
     private var start = 0
     private var nextSequence = 1
-    /// Entries dropped because the journal was full.
+    /// Entries dropped because the journal was full (of entries, or of the bytes its owner allows).
     package private(set) var dropped = 0
+    /// What the entries hold (`HeldBytes`), kept as entries come and go: the memory cap counts it.
+    package private(set) var heldBytes = 0
 
     package init(capacity: Int = 100_000) {
         self.capacity = max(1, capacity)
@@ -140,9 +142,11 @@ package struct RequestJournal: Sendable {
             let cut = entry.reply.utf8.prefix(Self.bodyLimit)
             entry.reply = String(decoding: cut, as: UTF8.self) + "…[cut at \(Self.bodyLimit) bytes]"
         }
+        heldBytes += Self.bytes(of: entry)
         if ring.count < capacity {
             ring.append(entry)
         } else {
+            heldBytes -= Self.bytes(of: ring[start])
             ring[start] = entry
             start = (start + 1) % capacity
             dropped += 1
@@ -178,10 +182,30 @@ package struct RequestJournal: Sendable {
         return (first..<count).map { ring[(start + $0) % count] }
     }
 
+    /// Drops the `count` oldest entries (they count as dropped), to make room in memory.
+    package mutating func dropOldest(_ count: Int) {
+        let count = min(max(0, count), ring.count)
+        guard count > 0 else { return }
+        if start != 0 {
+            ring = Array(ring[start...] + ring[..<start])
+            start = 0
+        }
+        for entry in ring[..<count] { heldBytes -= Self.bytes(of: entry) }
+        ring.removeFirst(count)
+        dropped += count
+    }
+
     /// Forgets every entry (sequence numbers keep counting).
     package mutating func clear() {
         ring.removeAll(keepingCapacity: true)
         start = 0
         dropped = 0
+        heldBytes = 0
+    }
+
+    /// What one entry holds.
+    static func bytes(of entry: JournalEntry) -> Int {
+        HeldBytes.perRecord * 2 + HeldBytes.of(entry.path) + HeldBytes.of(entry.query) + HeldBytes.of(entry.body)
+            + HeldBytes.of(entry.reply) + (entry.json.map { HeldBytes.of($0) } ?? 0)
     }
 }

@@ -27,6 +27,13 @@ package final class ServedWorld {
         return apps.count - 1
     }
 
+    /// What the apps hold (`EmulatedApp.heldBytes`; the journal apart): what `--max-memory` bounds under `serve`.
+    package var appBytes: Int {
+        var total = 0
+        for app in apps { total += app.heldBytes }
+        return total
+    }
+
     /// Forgets every app (the journal stays).
     package func removeAllApps() {
         apps.removeAll()

@@ -41,6 +41,7 @@ extension KiiApp {
         endSessions(of: user)
         dropResetState(of: user)
         users[user.id] = nil
+        userBytes -= HeldBytes.perUser + (user.extras.map { HeldBytes.of($0.customFields) } ?? 0)
         if let index = registrationOrder.firstIndex(where: { $0 === user }) { registrationOrder.remove(at: index) }
         if let name = user.loginName, loginNames[name] === user { loginNames[name] = nil }
         for email in [user.email.current, user.email.pending].compactMap({ $0?.asciiLowercased() }) where emails[email] === user {
@@ -82,6 +83,7 @@ extension KiiApp {
         if let displayName = change.displayName { user.profile.displayName = displayName }
         if let locale = change.locale { user.profile.locale = locale }
         if let country = change.country { user.country = country }
+        userBytes += HeldBytes.of(change.customFields) - HeldBytes.of(user.profile.customFields)
         user.profile.customFields = change.customFields
         user.profile.modified = clock.milliseconds
         if let newEmail { applyEmailChange(newEmail, to: user) }

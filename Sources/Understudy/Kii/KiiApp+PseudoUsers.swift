@@ -76,9 +76,11 @@ extension KiiApp {
         user.profile.pseudo = true
         user.profile.displayName = change.displayName
         user.profile.locale = change.locale
+        userBytes += HeldBytes.of(change.customFields) - HeldBytes.of(user.profile.customFields)
         user.profile.customFields = change.customFields
         user.country = change.country
         users[user.id] = user
+        userBytes += HeldBytes.perUser
         registrationOrder.append(user)
         return user.snapshot(token: openSession(for: user))
     }
@@ -142,6 +144,7 @@ extension KiiApp {
             if let displayName = change.displayName { user.profile.displayName = displayName }
             if let locale = change.locale { user.profile.locale = locale }
             if let fieldCountry = change.country { user.country = fieldCountry }
+            userBytes += HeldBytes.of(change.customFields) - HeldBytes.of(user.profile.customFields)
             user.profile.customFields = change.customFields
         }
         if let country { user.country = country }

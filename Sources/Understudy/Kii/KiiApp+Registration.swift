@@ -69,6 +69,7 @@ extension KiiApp {
         )
         user.country = storedCountry
         users[user.id] = user
+        userBytes += HeldBytes.perUser
         registrationOrder.append(user)
         if let loginName { loginNames[loginName] = user }
         if let email {

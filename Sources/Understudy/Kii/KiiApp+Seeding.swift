@@ -55,6 +55,7 @@ extension KiiApp {
             let user = KiiStoredUser(id: ids.nextIdentifier(), loginName: loginName, password: hash, created: created)
             user.country = storedCountry
             users[user.id] = user
+            userBytes += HeldBytes.perUser
             registrationOrder.append(user)
             if let loginName { loginNames[loginName] = user }
             if let email {

@@ -34,6 +34,9 @@ package final class KiiApp: EmulatedApp {
     var adminTokens: Set<String> = []
 
     var users: [Identifier128: KiiStoredUser] = [:]
+    /// What the users hold (`HeldBytes`: each user and its custom fields), kept as users are added, changed and
+    /// deleted; the memory cap counts it.
+    package internal(set) var userBytes = 0
     /// Users in registration order.
     var registrationOrder: [KiiStoredUser] = []
     /// Users by lower-cased username.

@@ -43,10 +43,17 @@ struct MessageSchedule {
 
     /// How many messages are scheduled (with firings left).
     private(set) var scheduledCount = 0
+    /// What the messages hold (`HeldBytes`), kept as each is added; they are kept once sent (for their status).
+    private(set) var heldBytes = 0
 
     /// Adds a message; when it is `scheduled`, its next firing joins the queue.
     mutating func add(_ message: Message) {
         var message = message
+        if messages[message.publication.messageID] == nil {
+            heldBytes += HeldBytes.perRecord * 2 + HeldBytes.of(message.message) + HeldBytes.of(message.channel)
+                + (message.deviceIDs?.reduce(0) { $0 + 16 + HeldBytes.of($1) } ?? 0)
+                + (message.singlecast?.reduce(0) { $0 + 16 + HeldBytes.of($1) } ?? 0)
+        }
         if message.status == .scheduled, let time = message.nextFiring {
             tickets += 1
             message.ticket = tickets

@@ -158,7 +158,7 @@ extension ControlRoutes {
         let seconds = try numberField(request, field: "seconds", example: #"{"seconds": 3600}"#)
         let apps = try request.selectedApps()
         for app in apps { try checkClockRange(app.clock.now + seconds, of: app, field: "seconds") }
-        for app in apps { try moveClock(app, to: app.clock.now + seconds, limits: request.stage.options.limits) }
+        for app in apps { try moveClock(app, to: app.clock.now + seconds, limits: request.stage.options.limits, worldBytes: request.stage.world.appBytes) }
         return clocks(apps)
     }
 
@@ -168,24 +168,24 @@ extension ControlRoutes {
         let now = try numberField(request, field: "now", example: #"{"now": 1893456000}"#)
         let apps = try request.selectedApps()
         for app in apps { try checkClockRange(now, of: app, field: "now") }
-        for app in apps { try moveClock(app, to: now, limits: request.stage.options.limits) }
+        for app in apps { try moveClock(app, to: now, limits: request.stage.options.limits, worldBytes: request.stage.world.appBytes) }
         return clocks(apps)
     }
 
-    /// Moves an app's clock, delivering the pushes due on the way, within the server's limits: the outbox's pushes
-    /// must fit `--max-memory` and the firings of one move `--max-instructions` (as a scenario's would). At a limit
-    /// the clock stays at the last firing delivered: 409 `LIMIT_REACHED`.
-    static func moveClock(_ app: any EmulatedApp, to time: Double, limits: ScenarioLimits) throws(ControlRefusal) {
-        let pushLimit = limits.maxMemory / BackendMemory.perPush
-        var pushes = app.outbox.pushes.count
+    /// Moves an app's clock, delivering the pushes due on the way, within the server's limits: what the served
+    /// apps hold (`worldBytes` before the move) with the pushes delivered must fit `--max-memory`, and the firings
+    /// of one move `--max-instructions` (as a scenario's would). At a limit the clock stays at the last firing
+    /// delivered: 409 `LIMIT_REACHED`.
+    static func moveClock(_ app: any EmulatedApp, to time: Double, limits: ScenarioLimits, worldBytes: Int) throws(ControlRefusal) {
+        var bytes = worldBytes
         var instructions: Int64 = 0
         var reason = ""
         do {
             try app.moveClock(to: time) { count in
-                pushes += count
+                bytes += count * BackendMemory.perPush
                 instructions += BackendMemory.instructionsPerFiring + Int64(count) * BackendMemory.instructionsPerPush
-                if pushes > pushLimit {
-                    reason = "the outbox would hold more than \(pushLimit) pushes (--max-memory \(limits.maxMemory / (1024 * 1024)) MiB; clear it with DELETE /_understudy/outbox)"
+                if bytes > limits.maxMemory {
+                    reason = "memory cap reached: the served apps would hold more than --max-memory \(limits.maxMemory / (1024 * 1024)) MiB (clear the outbox with DELETE /_understudy/outbox)"
                     return false
                 }
                 if instructions > limits.maxInstructions {

@@ -136,6 +136,10 @@ package final class UnderstudyServer: Sendable {
                     stage: stage, method: request.method, path: path, query: query, headers: request.headers,
                     parameters: parameters, body: bytes, json: json
                 )
+                if let refusal = MemoryCap.refusal(request.method, path: path, area: area, stage: stage) {
+                    if area != .control { Self.record(refusal, exchange: exchange, stage: stage) }
+                    return refusal
+                }
                 stage.session.beginRequest()
                 let started = ContinuousClock.now
                 var reply = entry.handler(&exchange)
@@ -176,6 +180,7 @@ package final class UnderstudyServer: Sendable {
         entry.reply = reply.bodyText
         if let started { entry.durationMilliseconds = (ContinuousClock.now - started) / .milliseconds(1) }
         stage.world.journal.record(entry)
+        MemoryCap.trimJournal(stage)
     }
 }
 

@@ -151,7 +151,7 @@ enum BackendlessBindings {
             case "EMAIL_CONFIRMATION_PENDING"?: userStatus = .emailConfirmationPending
             case let other?: throw LuaMisuse("template.status must be ENABLED, DISABLED or EMAIL_CONFIRMATION_PENDING, got \"\(other)\"")
             }
-            try call.charge(instructions: Int64(count) * 20, users: count)
+            try call.charge(instructions: Int64(count) * 20, users: count, bytesPerUser: HeldBytes.perUser + HeldBytes.of(template))
             do throws(BackendlessError) {
                 lua_pushinteger(call.L, lua_Integer(try app.seedUsers(count: count, template: template, start: start, status: userStatus)))
                 return 1

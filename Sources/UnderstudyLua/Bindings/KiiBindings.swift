@@ -187,7 +187,7 @@ enum KiiBindings {
                     "unknown field '\(property.name)' in the template (known: count, start, \(registrationFields.joined(separator: ", ")))"
                 )
             }
-            try call.charge(instructions: Int64(count) * 20, users: count)
+            try call.charge(instructions: Int64(count) * 20, users: count, bytesPerUser: HeldBytes.perUser + HeldBytes.of(template))
             do throws(KiiError) {
                 lua_pushinteger(call.L, lua_Integer(try app.seedUsers(count: count, template: template, start: start)))
                 return 1

@@ -69,7 +69,7 @@ package final class LiveSession {
         let L = state.L
         let base = lua_gettop(L)
         us_reset_budget(L, limits.maxInstructions)
-        us_reset_live_globals(L, 1) // pristine libraries and prelude names; the session's own globals stay
+        us_restore_file_globals(L) // each chunk starts with pristine globals and libraries, like a scenario
         state.host.currentL = nil
         defer {
             lua_settop(L, base)
