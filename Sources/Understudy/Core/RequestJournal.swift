@@ -113,8 +113,11 @@ package struct RequestJournal: Sendable {
     package static let bodyLimit = 64 * 1024
     /// The most entries kept; older ones are dropped first.
     package let capacity: Int
+    /// A ring: `held` entries from `start` (wrapping), in slots that grow up to `capacity`. Dropping the oldest
+    /// only moves `start`, so trimming the journal under the memory cap never copies the entries it keeps.
     private var ring: [JournalEntry] = []
     private var start = 0
+    private var held = 0
     private var nextSequence = 1
     /// Entries dropped because the journal was full (of entries, or of the bytes its owner allows).
     package private(set) var dropped = 0
@@ -126,7 +129,10 @@ package struct RequestJournal: Sendable {
     }
 
     /// The number of entries held.
-    package var count: Int { ring.count }
+    package var count: Int { held }
+
+    /// The entry `offset` places after the oldest.
+    private func entry(_ offset: Int) -> JournalEntry { ring[(start + offset) % ring.count] }
 
     /// Adds an entry; returns its sequence number.
     @discardableResult
@@ -143,12 +149,20 @@ package struct RequestJournal: Sendable {
             entry.reply = String(decoding: cut, as: UTF8.self) + "…[cut at \(Self.bodyLimit) bytes]"
         }
         heldBytes += Self.bytes(of: entry)
-        if ring.count < capacity {
+        if held < ring.count {
+            ring[(start + held) % ring.count] = entry  // a slot a trim freed
+            held += 1
+        } else if ring.count < capacity {
+            if start != 0 {  // slots freed by trims are all in use again: unwrap once before growing
+                ring = Array(ring[start...] + ring[..<start])
+                start = 0
+            }
             ring.append(entry)
+            held += 1
         } else {
             heldBytes -= Self.bytes(of: ring[start])
             ring[start] = entry
-            start = (start + 1) % capacity
+            start = (start + 1) % ring.count
             dropped += 1
         }
         return entry.sequence
@@ -157,8 +171,8 @@ package struct RequestJournal: Sendable {
     /// The entries that match, oldest first.
     package func entries(matching filter: JournalFilter = JournalFilter()) -> [JournalEntry] {
         var found: [JournalEntry] = []
-        for offset in 0..<ring.count {
-            let entry = ring[(start + offset) % ring.count]
+        for offset in 0..<held {
+            let entry = entry(offset)
             if filter.matches(entry) { found.append(entry) }
         }
         if let limit = filter.limit, found.count > limit { found.removeFirst(found.count - max(0, limit)) }
@@ -171,27 +185,28 @@ package struct RequestJournal: Sendable {
     /// The entries recorded after sequence number `after`, oldest first; only the newest `limit` when more.
     /// Costs the entries returned plus a binary search, so a page can poll it often.
     package func entries(after: Int, limit: Int) -> [JournalEntry] {
-        let count = ring.count
+        let count = held
         var low = 0
         var high = count
         while low < high {
             let middle = (low + high) / 2
-            if ring[(start + middle) % count].sequence <= after { low = middle + 1 } else { high = middle }
+            if entry(middle).sequence <= after { low = middle + 1 } else { high = middle }
         }
         let first = max(low, count - max(0, limit))
-        return (first..<count).map { ring[(start + $0) % count] }
+        return (first..<count).map { entry($0) }
     }
 
     /// Drops the `count` oldest entries (they count as dropped), to make room in memory.
     package mutating func dropOldest(_ count: Int) {
-        let count = min(max(0, count), ring.count)
+        let count = min(max(0, count), held)
         guard count > 0 else { return }
-        if start != 0 {
-            ring = Array(ring[start...] + ring[..<start])
-            start = 0
+        for offset in 0..<count {
+            let slot = (start + offset) % ring.count
+            heldBytes -= Self.bytes(of: ring[slot])
+            ring[slot] = Self.freed  // its text is released now
         }
-        for entry in ring[..<count] { heldBytes -= Self.bytes(of: entry) }
-        ring.removeFirst(count)
+        start = (start + count) % ring.count
+        held -= count
         dropped += count
     }
 
@@ -199,9 +214,13 @@ package struct RequestJournal: Sendable {
     package mutating func clear() {
         ring.removeAll(keepingCapacity: true)
         start = 0
+        held = 0
         dropped = 0
         heldBytes = 0
     }
+
+    /// What a slot holds once its entry was dropped.
+    private static let freed = JournalEntry(method: "", path: "", status: 0)
 
     /// What one entry holds.
     static func bytes(of entry: JournalEntry) -> Int {
