@@ -114,19 +114,7 @@ extension KiiApp {
         }
         let change = try identity.fields.map { fields throws(KiiError) in try pseudoFields(fields, for: user.snapshot()) }
 
-        // At least one identifier, and one that can log in at once when there is no username.
-        guard loginName != nil || identity.email != nil || e164 != nil else { throw .noIdentifier }
-        if loginName == nil {
-            switch (identity.email != nil, e164 != nil) {
-            case (false, true) where settings.phoneVerification:
-                throw .verificationCombination(["phone_verification"])
-            case (true, false) where settings.emailVerification:
-                throw .verificationCombination(["email_verification"])
-            case (true, true) where settings.emailVerification && settings.phoneVerification:
-                throw .verificationCombination(["email_verification", "phone_verification"])
-            default: break
-            }
-        }
+        try checkSignUpCombination(username: loginName != nil, email: identity.email != nil, phone: e164 != nil)
         guard let password = identity.password else {
             throw .invalidInput(field: "password", value: nil, message: "The password is required")
         }

@@ -41,19 +41,7 @@ extension KiiApp {
         }
         try KiiIdentifiers.validatePassword(password)
 
-        // At least one identifier, and one that can log in at once when there is no username.
-        guard loginName != nil || email != nil || e164 != nil else { throw .noIdentifier }
-        if loginName == nil {
-            switch (email != nil, e164 != nil) {
-            case (false, true) where settings.phoneVerification:
-                throw .verificationCombination(["phone_verification"])
-            case (true, false) where settings.emailVerification:
-                throw .verificationCombination(["email_verification"])
-            case (true, true) where settings.emailVerification && settings.phoneVerification:
-                throw .verificationCombination(["email_verification", "phone_verification"])
-            default: break
-            }
-        }
+        try checkSignUpCombination(username: loginName != nil, email: email != nil, phone: e164 != nil)
 
         // Uniqueness.
         if let loginName, loginNames[loginName] != nil {
@@ -89,5 +77,23 @@ extension KiiApp {
             }
         }
         return user.snapshot(token: openSession(for: user))
+    }
+}
+
+extension KiiApp {
+    /// The sign-up combinations (contract version 1, and `put_identity` in version 3): at least one identifier,
+    /// and one that can log in at once when there is no username (an address waiting for verification cannot).
+    func checkSignUpCombination(username: Bool, email: Bool, phone: Bool) throws(KiiError) {
+        guard username || email || phone else { throw .noIdentifier }
+        guard !username else { return }
+        switch (email, phone) {
+        case (false, true) where settings.phoneVerification:
+            throw .verificationCombination(["phone_verification"])
+        case (true, false) where settings.emailVerification:
+            throw .verificationCombination(["email_verification"])
+        case (true, true) where settings.emailVerification && settings.phoneVerification:
+            throw .verificationCombination(["email_verification", "phone_verification"])
+        default: return
+        }
     }
 }
