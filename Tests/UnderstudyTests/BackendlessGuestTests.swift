@@ -1,19 +1,6 @@
 import Testing
 import Understudy
 
-/// The `BackendlessError` that `body` throws, or nil when it succeeds.
-private func backendlessFailure<T>(_ body: () throws -> T) -> BackendlessError? {
-    do {
-        _ = try body()
-        return nil
-    } catch let error as BackendlessError {
-        return error
-    } catch {
-        Issue.record("expected a BackendlessError, got \(error)")
-        return nil
-    }
-}
-
 @Suite("Backendless guest conversion")
 struct BackendlessGuestTests {
     static let email = "james.bond@mi6.co.uk"

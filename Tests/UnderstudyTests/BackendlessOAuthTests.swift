@@ -1,19 +1,6 @@
 import Testing
 import Understudy
 
-/// The `BackendlessError` that `body` throws, or nil when it succeeds.
-private func failure<T>(_ body: () throws -> T) -> BackendlessError? {
-    do {
-        _ = try body()
-        return nil
-    } catch let error as BackendlessError {
-        return error
-    } catch {
-        Issue.record("expected a BackendlessError, got \(error)")
-        return nil
-    }
-}
-
 @Suite("Backendless sign-up and login through an OAuth provider")
 struct BackendlessOAuthTests {
     static let email = "james.bond@mi6.co.uk"
@@ -84,7 +71,7 @@ struct BackendlessOAuthTests {
         let app = try app { $0.properties = ["rank": BackendlessSettings.PropertyRule(required: true)] }
         let guest = try app.guestLogin()
         let options = OAuthLoginOptions(fieldsMapping: Self.mapping.fieldsMapping, guest: guest.user.objectID)
-        let error = failure { try app.loginOAuth(provider: "facebook", token: "fb-1", options: options) }
+        let error = backendlessFailure { try app.loginOAuth(provider: "facebook", token: "fb-1", options: options) }
         #expect(error?.code == 3014)
         #expect(error?.message == "Unable to register user. External registration failed with message: Unable to register user. Property 'rank' is required")
         #expect(app.userCount == 0)
@@ -99,9 +86,9 @@ struct BackendlessOAuthTests {
     func externalRegistrationWrapsTheRule() throws {
         let app = try app { $0.properties = ["name": BackendlessSettings.PropertyRule(maxLength: 3)] }
         _ = try app.register([Property("email", .string(Self.email)), Property("password", "pw")])
-        let long = failure { try app.loginOAuth(provider: "facebook", token: "fb-1", options: Self.mapping) }
+        let long = backendlessFailure { try app.loginOAuth(provider: "facebook", token: "fb-1", options: Self.mapping) }
         #expect(long == BackendlessError(code: 3014, message: "Unable to register user. External registration failed with message: Invalid value range: the value of 'name' is longer than 3 characters"))
-        let taken = failure {
+        let taken = backendlessFailure {
             try app.loginOAuth(provider: "facebook", token: "fb-1", options: OAuthLoginOptions(fieldsMapping: [OAuthFieldMapping("email", to: "email")]))
         }
         #expect(taken == BackendlessError(code: 3014, message: "Unable to register user. External registration failed with message: Unable to register user. User already exists."))
@@ -113,10 +100,10 @@ struct BackendlessOAuthTests {
         let app = try app()
         try app.defineOAuthAccount(OAuthAccount(provider: "twitter", token: "tw", secret: "s", profile: [Property("id", "t")]))
         let expected = BackendlessError(code: 3052, message: "External authentication failed with message 'Invalid access token'")
-        #expect(failure { try app.loginOAuth(provider: "facebook", token: "nope") } == expected)
-        #expect(failure { try app.loginOAuth(provider: "twitter", token: "fb-1") } == expected)
-        #expect(failure { try app.loginOAuth(provider: "twitter", token: "tw") } == expected)
-        #expect(failure { try app.loginOAuth(provider: "twitter", token: "tw", options: OAuthLoginOptions(secret: "x")) } == expected)
+        #expect(backendlessFailure { try app.loginOAuth(provider: "facebook", token: "nope") } == expected)
+        #expect(backendlessFailure { try app.loginOAuth(provider: "twitter", token: "fb-1") } == expected)
+        #expect(backendlessFailure { try app.loginOAuth(provider: "twitter", token: "tw") } == expected)
+        #expect(backendlessFailure { try app.loginOAuth(provider: "twitter", token: "tw", options: OAuthLoginOptions(secret: "x")) } == expected)
         #expect(try app.loginOAuth(provider: "twitter", token: "tw", options: OAuthLoginOptions(secret: "s")).user.socialAccount == "twitter")
         #expect(try app.loginOAuth(provider: "facebook", token: "fb-1", options: OAuthLoginOptions(secret: "ignored")).user.socialAccount == "facebook")
     }
@@ -129,14 +116,14 @@ struct BackendlessOAuthTests {
             seen = arguments.object
             return true
         }))
-        #expect(failure { try app.loginOAuth(provider: "facebook", token: "fb-1", options: Self.mapping) }?.code == 3052)
+        #expect(backendlessFailure { try app.loginOAuth(provider: "facebook", token: "fb-1", options: Self.mapping) }?.code == 3052)
         guard case .object(let arguments)? = seen, case .object(let options)? = arguments["options"] else {
             Issue.record("the fault saw \(String(describing: seen))")
             return
         }
         #expect(arguments["provider"] == .string("facebook"))
         #expect(options["fields_mapping"] == .object(["email": .string("email"), "name": .string("name")]))
-        #expect(failure { try app.loginOAuth(provider: "facebook", token: "fb-1") }?.code == 3034)
+        #expect(backendlessFailure { try app.loginOAuth(provider: "facebook", token: "fb-1") }?.code == 3034)
         #expect(app.userCount == 0)
     }
 
@@ -144,7 +131,7 @@ struct BackendlessOAuthTests {
     func capacity() throws {
         let app = try app(capacity: Capacity(maxUsers: 1))
         let guest = try app.guestLogin()
-        #expect(failure { try app.loginOAuth(provider: "facebook", token: "fb-1") }?.code == 3021)
+        #expect(backendlessFailure { try app.loginOAuth(provider: "facebook", token: "fb-1") }?.code == 3021)
         let options = OAuthLoginOptions(guest: guest.user.objectID)
         #expect(try app.loginOAuth(provider: "facebook", token: "fb-1", options: options).user.objectID == guest.user.objectID)
     }
@@ -154,15 +141,15 @@ struct BackendlessOAuthTests {
         let app = try app { $0.lockoutAfter = 2 }
         let session = try app.loginOAuth(provider: "facebook", token: "fb-1", options: Self.mapping)
         let id = session.user.objectID
-        #expect(failure { try app.update(objectID: id, properties: [Property("password", "pw"), Property("email", "x@y.z")], token: session.token) }?.code == 3072)
-        #expect(failure { try app.update(objectID: id, properties: [Property("email", "x@y.z")], token: session.token) }?.code == 3096)
+        #expect(backendlessFailure { try app.update(objectID: id, properties: [Property("password", "pw"), Property("email", "x@y.z")], token: session.token) }?.code == 3072)
+        #expect(backendlessFailure { try app.update(objectID: id, properties: [Property("email", "x@y.z")], token: session.token) }?.code == 3096)
         #expect(try app.update(objectID: id, properties: [Property("email", .string(Self.email.uppercased())), Property("name", "Jim")], token: session.token).objectID == id)
-        #expect(failure { try app.restorePassword(identity: Self.email) } == BackendlessError(code: 3075, message: "Cannot request password restoration for a user, authorized using a social network"))
-        #expect(failure { try app.login(identity: Self.email, password: "pw") }?.code == 3003)
-        #expect(failure { try app.login(identity: Self.email, password: "pw") }?.code == 3003)
-        #expect(failure { try app.loginOAuth(provider: "facebook", token: "fb-1") }?.code == 3036)
+        #expect(backendlessFailure { try app.restorePassword(identity: Self.email) } == BackendlessError(code: 3075, message: "Cannot request password restoration for a user, authorized using a social network"))
+        #expect(backendlessFailure { try app.login(identity: Self.email, password: "pw") }?.code == 3003)
+        #expect(backendlessFailure { try app.login(identity: Self.email, password: "pw") }?.code == 3003)
+        #expect(backendlessFailure { try app.loginOAuth(provider: "facebook", token: "fb-1") }?.code == 3036)
         _ = try app.setStatus(objectID: id, to: .disabled)
-        #expect(failure { try app.loginOAuth(provider: "facebook", token: "fb-1") }?.code == 3090)
+        #expect(backendlessFailure { try app.loginOAuth(provider: "facebook", token: "fb-1") }?.code == 3090)
     }
 
     @Test("an account the scenario cannot define names the offending field")
