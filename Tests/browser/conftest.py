@@ -6,6 +6,7 @@ import os
 import pathlib
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -93,11 +94,16 @@ def start_server():
     def start(*arguments):
         port = free_port()
         binary = os.environ.get("UNDERSTUDY", ".build/debug/understudy")
+        errors = tempfile.TemporaryFile()
         process = subprocess.Popen([binary, "serve", "--port", str(port), *arguments],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                   stdout=subprocess.DEVNULL, stderr=errors)
         started.append(process)
         base = f"http://127.0.0.1:{port}"
         for _ in range(1200):
+            if process.poll() is not None:  # it stopped: say why, at once
+                errors.seek(0)
+                raise RuntimeError(f"the server on {base} exited with {process.returncode}: "
+                                   + errors.read().decode("utf-8", "replace"))
             try:
                 urllib.request.urlopen(base + "/_understudy/ui/", timeout=1)
                 return base

@@ -250,7 +250,9 @@ def test_the_first_page_of_a_million_users_is_quick(browser, start_server, tmp_p
     setup = tmp_path / "million.lua"
     setup.write_text('local b = understudy.backendless()\n'
                      'b.users.seed{ count = 1000000, email = "user%d@example.com", password = "secret" }\n')
-    base = start_server("--script", str(setup))
+    # A million users hold about 300 MiB, more than serve's default --max-memory (256): the setup script would stop
+    # at the cap, as it should.
+    base = start_server("--script", str(setup), "--max-memory", "1024")
     status, page = call("GET", "/_understudy/users?app=backendless&limit=25", base=base)
     assert status == 200 and page["total"] == 1000000 and page["users"][0]["email"] == "user1000000@example.com"
     for dashboard in open_page(browser, base):
