@@ -2,6 +2,7 @@
 role and accessible name. Apps act through the REST routes; everything else happens in the page."""
 
 import re
+import time
 
 from playwright.sync_api import expect
 
@@ -268,7 +269,12 @@ def test_settings_with_a_fixed_set_of_values_are_selects(dashboard):
     expect(recovery).to_have_value('"link"')
     recovery.select_option(label="false (off)")
     expect(card.get_by_role("combobox", name="password_recovery")).to_have_value("false")
-    status, reply = call("GET", "/_understudy/settings?app=UNDERSTUDY-APP")
+    # The select shows its new value before the page's PATCH has been answered: wait for the server to have it.
+    for _ in range(50):
+        status, reply = call("GET", "/_understudy/settings?app=UNDERSTUDY-APP")
+        if status == 200 and reply["apps"][0]["settings"]["password_recovery"] is False:
+            break
+        time.sleep(0.1)
     assert status == 200 and reply["apps"][0]["settings"]["password_recovery"] is False, reply
     card.get_by_role("combobox", name="password_recovery").select_option(label="temporary")
     expect(card.get_by_role("combobox", name="password_recovery")).to_have_value('"temporary"')
