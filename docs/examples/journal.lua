@@ -22,7 +22,7 @@ scenario("the app registers the user once, sending only email and password", fun
   local registrations = sent("users.register")
   expect.equal(#registrations, 1, "registrations")
   expect.equal(registrations[1].method, "POST")
-  expect.equal(registrations[1].json, { email = EMAIL, password = "[redacted]" })  -- never journaled in clear
+  expect.equal(registrations[1].json, { email = EMAIL, password = "[redacted]" })  -- never shown in clear
   expect.equal(registrations[1].status, 200)
 end)
 

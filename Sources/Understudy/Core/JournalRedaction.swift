@@ -1,4 +1,4 @@
-/// Passwords never reach the request journal (over HTTP, on the dashboard, in Lua): the values of fields whose
+/// Passwords never leave the request journal (over HTTP, on the dashboard, in Lua): the values of fields whose
 /// name holds "password" (`password`, `newPassword`, `new_password`) or that confirm one (the recovery page's
 /// `confirm`) are replaced by `[redacted]` in JSON bodies, forms, queries and replies.
 package enum JournalRedaction {

@@ -88,7 +88,7 @@ package struct JournalFilter: Sendable, Hashable {
         return true
     }
 
-    private static func sameCode(_ wanted: Value, _ found: Value?) -> Bool {
+    static func sameCode(_ wanted: Value, _ found: Value?) -> Bool {
         guard let found else { return false }
         if wanted == found { return true }
         // "3033" finds 3033 and the other way round.
@@ -107,15 +107,68 @@ extension Value {
     }
 }
 
+/// One request as the server hands it to the journal: the texts as the bytes that came and went. Recording copies
+/// them into one buffer; nothing is decoded, parsed or redacted until the entry is read.
+package struct JournalRecord {
+    package var method: String
+    package var path: String
+    package var query: String
+    package var flavour: String?
+    package var appID: String?
+    package var operation: String?
+    /// The request body as it came.
+    package var body: [UInt8]
+    /// True when the body was read as JSON: readers then see it parsed, as `JournalEntry.json`.
+    package var bodyIsJSON: Bool
+    package var status: Int
+    package var code: Value?
+    package var time: Double
+    package var delayMilliseconds: Int
+    package var connectionDropped: Bool
+    /// The reply body as it was sent.
+    package var reply: [UInt8]
+    package var durationMilliseconds: Double
+
+    package init(
+        method: String, path: String, query: String, flavour: String?, appID: String?, operation: String?,
+        body: [UInt8], bodyIsJSON: Bool, status: Int, code: Value?, time: Double, delayMilliseconds: Int,
+        connectionDropped: Bool, reply: [UInt8], durationMilliseconds: Double
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.flavour = flavour
+        self.appID = appID
+        self.operation = operation
+        self.body = body
+        self.bodyIsJSON = bodyIsJSON
+        self.status = status
+        self.code = code
+        self.time = time
+        self.delayMilliseconds = delayMilliseconds
+        self.connectionDropped = connectionDropped
+        self.reply = reply
+        self.durationMilliseconds = durationMilliseconds
+    }
+}
+
 /// Every request the served apps answered, oldest first, bounded so a load test cannot exhaust memory.
+///
+/// Recording is on the server's hot path (every request, under its lock), so an entry is stored compactly: its
+/// path, query, body and reply as bytes in one buffer (one allocation, one copy), its other fields inline. Reading
+/// makes the `JournalEntry` readers see: the texts decoded, the body parsed as JSON (by `decodeJSON`, which the
+/// owner supplies), and the secrets replaced (`JournalRedaction`). Every read goes through `shown(_:)`; nothing
+/// hands out what is stored.
 package struct RequestJournal: Sendable {
     /// Bodies longer than this are cut (the entry says so).
     package static let bodyLimit = 64 * 1024
     /// The most entries kept; older ones are dropped first.
     package let capacity: Int
+    /// Reads a JSON body into a value, for `JournalEntry.json` (the domain has no JSON parser of its own).
+    private let decodeJSON: (@Sendable ([UInt8]) -> Value?)?
     /// A ring: `held` entries from `start` (wrapping), in slots that grow up to `capacity`. Dropping the oldest
     /// only moves `start`, so trimming the journal under the memory cap never copies the entries it keeps.
-    private var ring: [JournalEntry] = []
+    private var ring: [StoredEntry] = []
     private var start = 0
     private var held = 0
     private var nextSequence = 1
@@ -124,31 +177,62 @@ package struct RequestJournal: Sendable {
     /// What the entries hold (`HeldBytes`), kept as entries come and go: the memory cap counts it.
     package private(set) var heldBytes = 0
 
-    package init(capacity: Int = 100_000) {
+    /// A journal of at most `capacity` entries; `decodeJSON` reads JSON bodies for readers.
+    package init(capacity: Int = 100_000, decodeJSON: (@Sendable ([UInt8]) -> Value?)? = nil) {
         self.capacity = max(1, capacity)
+        self.decodeJSON = decodeJSON
     }
 
     /// The number of entries held.
     package var count: Int { held }
 
-    /// The entry `offset` places after the oldest.
-    private func entry(_ offset: Int) -> JournalEntry { ring[(start + offset) % ring.count] }
+    /// The stored entry `offset` places after the oldest.
+    private func stored(_ offset: Int) -> StoredEntry { ring[(start + offset) % ring.count] }
 
-    /// Adds an entry; returns its sequence number.
+    /// An entry as every reader sees it: decoded, its body parsed, its secrets replaced.
+    private func shown(_ stored: StoredEntry) -> JournalEntry {
+        var entry = JournalEntry(
+            method: stored.method, path: stored.text(.path), query: stored.text(.query), flavour: stored.flavour,
+            appID: stored.appID, operation: stored.operation, body: stored.text(.body),
+            json: stored.json ?? (stored.bodyIsJSON ? decodeJSON?(Array(stored.bytes(.body))) : nil),
+            status: stored.status, code: stored.code, time: stored.time, delayMilliseconds: stored.delayMilliseconds,
+            connectionDropped: stored.connectionDropped
+        )
+        entry.sequence = stored.sequence
+        entry.reply = stored.text(.reply)
+        entry.durationMilliseconds = stored.durationMilliseconds
+        return JournalRedaction.redact(entry)
+    }
+
+    /// Adds a request the server answered; returns its sequence number. Costs one allocation and a copy of its
+    /// texts: no decoding, no scan of the bodies.
+    @discardableResult
+    package mutating func record(_ record: JournalRecord) -> Int {
+        append(StoredEntry(record, sequence: takeSequence()))
+    }
+
+    /// Adds an entry given as a reader sees it (a test, a tool); returns its sequence number.
     @discardableResult
     package mutating func record(_ entry: JournalEntry) -> Int {
-        var entry = JournalRedaction.redact(entry)
-        entry.sequence = nextSequence
-        nextSequence += 1
-        if entry.body.utf8.count > Self.bodyLimit {
-            let cut = entry.body.utf8.prefix(Self.bodyLimit)
-            entry.body = String(decoding: cut, as: UTF8.self) + "…[cut at \(Self.bodyLimit) bytes]"
-        }
-        if entry.reply.utf8.count > Self.bodyLimit {
-            let cut = entry.reply.utf8.prefix(Self.bodyLimit)
-            entry.reply = String(decoding: cut, as: UTF8.self) + "…[cut at \(Self.bodyLimit) bytes]"
-        }
-        heldBytes += Self.bytes(of: entry)
+        let record = JournalRecord(
+            method: entry.method, path: entry.path, query: entry.query, flavour: entry.flavour, appID: entry.appID,
+            operation: entry.operation, body: Array(entry.body.utf8), bodyIsJSON: false, status: entry.status,
+            code: entry.code, time: entry.time, delayMilliseconds: entry.delayMilliseconds,
+            connectionDropped: entry.connectionDropped, reply: Array(entry.reply.utf8),
+            durationMilliseconds: entry.durationMilliseconds
+        )
+        var stored = StoredEntry(record, sequence: takeSequence())
+        stored.json = entry.json
+        return append(stored)
+    }
+
+    private mutating func takeSequence() -> Int {
+        defer { nextSequence += 1 }
+        return nextSequence
+    }
+
+    private mutating func append(_ entry: StoredEntry) -> Int {
+        heldBytes += entry.heldBytes
         if held < ring.count {
             ring[(start + held) % ring.count] = entry  // a slot a trim freed
             held += 1
@@ -160,7 +244,7 @@ package struct RequestJournal: Sendable {
             ring.append(entry)
             held += 1
         } else {
-            heldBytes -= Self.bytes(of: ring[start])
+            heldBytes -= ring[start].heldBytes
             ring[start] = entry
             start = (start + 1) % ring.count
             dropped += 1
@@ -168,15 +252,19 @@ package struct RequestJournal: Sendable {
         return entry.sequence
     }
 
-    /// The entries that match, oldest first.
+    /// The entries that match, oldest first (the newest `filter.limit` when it is set).
     package func entries(matching filter: JournalFilter = JournalFilter()) -> [JournalEntry] {
-        var found: [JournalEntry] = []
-        for offset in 0..<held {
-            let entry = entry(offset)
-            if filter.matches(entry) { found.append(entry) }
-        }
-        if let limit = filter.limit, found.count > limit { found.removeFirst(found.count - max(0, limit)) }
-        return found
+        var offsets: [Int] = []
+        for offset in 0..<held where stored(offset).matches(filter) { offsets.append(offset) }
+        if let limit = filter.limit, offsets.count > limit { offsets.removeFirst(offsets.count - max(0, limit)) }
+        return offsets.map { shown(stored($0)) }
+    }
+
+    /// How many entries match (`filter.limit` aside).
+    package func count(matching filter: JournalFilter) -> Int {
+        var count = 0
+        for offset in 0..<held where stored(offset).matches(filter) { count += 1 }
+        return count
     }
 
     /// The sequence number of the last entry recorded (0 before the first); it survives `clear`.
@@ -190,10 +278,10 @@ package struct RequestJournal: Sendable {
         var high = count
         while low < high {
             let middle = (low + high) / 2
-            if entry(middle).sequence <= after { low = middle + 1 } else { high = middle }
+            if stored(middle).sequence <= after { low = middle + 1 } else { high = middle }
         }
         let first = max(low, count - max(0, limit))
-        return (first..<count).map { entry($0) }
+        return (first..<count).map { shown(stored($0)) }
     }
 
     /// Drops the `count` oldest entries (they count as dropped), to make room in memory.
@@ -202,8 +290,8 @@ package struct RequestJournal: Sendable {
         guard count > 0 else { return }
         for offset in 0..<count {
             let slot = (start + offset) % ring.count
-            heldBytes -= Self.bytes(of: ring[slot])
-            ring[slot] = Self.freed  // its text is released now
+            heldBytes -= ring[slot].heldBytes
+            ring[slot] = StoredEntry.freed  // its text is released now
         }
         start = (start + count) % ring.count
         held -= count
@@ -218,13 +306,106 @@ package struct RequestJournal: Sendable {
         dropped = 0
         heldBytes = 0
     }
+}
 
-    /// What a slot holds once its entry was dropped.
-    private static let freed = JournalEntry(method: "", path: "", status: 0)
+/// One journal entry as the journal keeps it: the texts in one byte buffer, cut at `RequestJournal.bodyLimit`.
+private struct StoredEntry {
+    enum Part { case path, query, body, reply }
 
-    /// What one entry holds.
-    static func bytes(of entry: JournalEntry) -> Int {
-        HeldBytes.perRecord * 2 + HeldBytes.of(entry.path) + HeldBytes.of(entry.query) + HeldBytes.of(entry.body)
-            + HeldBytes.of(entry.reply) + (entry.json.map { HeldBytes.of($0) } ?? 0)
+    var sequence: Int
+    var method: String
+    var flavour: String?
+    var appID: String?
+    var operation: String?
+    var status: Int
+    var code: Value?
+    var time: Double
+    var delayMilliseconds: Int
+    var connectionDropped: Bool
+    var durationMilliseconds: Double
+    var bodyIsJSON: Bool
+    /// Set only for entries recorded as `JournalEntry` (their JSON as given).
+    var json: Value?
+    /// path, query, body and reply, one after the other.
+    private var texts: [UInt8]
+    private var pathEnd: Int32
+    private var queryEnd: Int32
+    private var bodyEnd: Int32
+    private var bodyCut: Bool
+    private var replyCut: Bool
+
+    init(_ record: JournalRecord, sequence: Int) {
+        self.sequence = sequence
+        method = record.method
+        flavour = record.flavour
+        appID = record.appID
+        operation = record.operation
+        status = record.status
+        code = record.code
+        time = record.time
+        delayMilliseconds = record.delayMilliseconds
+        connectionDropped = record.connectionDropped
+        durationMilliseconds = record.durationMilliseconds
+        bodyCut = record.body.count > RequestJournal.bodyLimit
+        replyCut = record.reply.count > RequestJournal.bodyLimit
+        bodyIsJSON = record.bodyIsJSON && !bodyCut
+        let body = record.body.prefix(RequestJournal.bodyLimit)
+        let reply = record.reply.prefix(RequestJournal.bodyLimit)
+        var texts: [UInt8] = []
+        texts.reserveCapacity(record.path.utf8.count + record.query.utf8.count + body.count + reply.count)
+        texts.append(contentsOf: record.path.utf8)
+        pathEnd = Int32(texts.count)
+        texts.append(contentsOf: record.query.utf8)
+        queryEnd = Int32(texts.count)
+        texts.append(contentsOf: body)
+        bodyEnd = Int32(texts.count)
+        texts.append(contentsOf: reply)
+        self.texts = texts
+    }
+
+    static let freed = StoredEntry(
+        JournalRecord(
+            method: "", path: "", query: "", flavour: nil, appID: nil, operation: nil, body: [], bodyIsJSON: false,
+            status: 0, code: nil, time: 0, delayMilliseconds: 0, connectionDropped: false, reply: [],
+            durationMilliseconds: 0
+        ),
+        sequence: 0
+    )
+
+    func bytes(_ part: Part) -> ArraySlice<UInt8> {
+        switch part {
+        case .path: return texts[0..<Int(pathEnd)]
+        case .query: return texts[Int(pathEnd)..<Int(queryEnd)]
+        case .body: return texts[Int(queryEnd)..<Int(bodyEnd)]
+        case .reply: return texts[Int(bodyEnd)...]
+        }
+    }
+
+    /// A part as text (invalid UTF-8 repaired); a cut body or reply says where it was cut.
+    func text(_ part: Part) -> String {
+        let text = String(decoding: bytes(part), as: UTF8.self)
+        let cut = (part == .body && bodyCut) || (part == .reply && replyCut)
+        return cut ? text + "…[cut at \(RequestJournal.bodyLimit) bytes]" : text
+    }
+
+    /// What it holds (`HeldBytes`). A stored JSON value is estimated from the body's length, not walked.
+    var heldBytes: Int {
+        HeldBytes.perRecord * 2 + texts.count + (json == nil ? 0 : HeldBytes.perRecord + 2 * (Int(bodyEnd) - Int(queryEnd)))
+    }
+
+    func matches(_ filter: JournalFilter) -> Bool {
+        if let method = filter.method, method.uppercased() != self.method { return false }
+        if let path = filter.path, !bytes(.path).hasSuffix(path.utf8) { return false }
+        if let operation = filter.operation, operation != self.operation { return false }
+        if let appID = filter.appID, appID != self.appID { return false }
+        if let status = filter.status, status != self.status { return false }
+        if let code = filter.code, !JournalFilter.sameCode(code, self.code) { return false }
+        return true
+    }
+}
+
+extension ArraySlice<UInt8> {
+    fileprivate func hasSuffix(_ suffix: String.UTF8View) -> Bool {
+        count >= suffix.count && self.suffix(suffix.count).elementsEqual(suffix)
     }
 }

@@ -48,7 +48,7 @@ package struct Reply: Sendable {
     }
 
     /// The body as it is sent: the JSON encoded, or the text body's UTF-8; empty when there is none.
-    private var bodyBytes: [UInt8] {
+    var bodyBytes: [UInt8] {
         if let encoded { return encoded }
         if let body { return JSONWriter.encode(body) }
         if let text { return Array(text.utf8) }
@@ -61,18 +61,23 @@ package struct Reply: Sendable {
         return String(decoding: bodyBytes, as: UTF8.self)
     }
 
-    /// The response Hummingbird writes.
-    var response: Response {
+    /// The response's header fields: the content type, the route's headers and the drop marker
+    /// (`ConnectionDropper`). Hummingbird, or `VendorFastPath`, adds the length, date and server name.
+    var responseFields: HTTPFields {
         var fields = HTTPFields()
         if body != nil || text != nil { fields[.contentType] = contentType }
         for header in headers {
             if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
         }
         if dropConnection { fields[ConnectionDropper.marker] = "1" }
-        let bytes = bodyBytes
-        return Response(
-            status: HTTPResponse.Status(code: status), headers: fields,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
+        return fields
+    }
+
+    /// The response Hummingbird writes.
+    var response: Response {
+        Response(
+            status: HTTPResponse.Status(code: status), headers: responseFields,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bodyBytes))
         )
     }
 }

@@ -74,7 +74,7 @@ package final class Stage {
 
     package init(options: ServerOptions) throws(StageError) {
         self.options = options
-        (world, session) = try Self.makeWorld(options, journal: RequestJournal(capacity: options.journalCapacity))
+        (world, session) = try Self.makeWorld(options, journal: Self.journal(options))
         if let shared = world.sharedAppID {
             throw StageError(message: "two \(shared.flavour.displayName) apps have the app_id '\(shared.appID)'")
         }
@@ -109,6 +109,14 @@ package final class Stage {
         return (world, session)
     }
 
+    /// An empty journal; it reads JSON bodies with the server's parser when they are read.
+    private static func journal(_ options: ServerOptions) -> RequestJournal {
+        RequestJournal(capacity: options.journalCapacity) { bytes in
+            guard let parsed = try? JSONParser.parse(bytes) else { return nil }
+            return parsed.value
+        }
+    }
+
     /// Seconds since the epoch now, to the millisecond (Backendless dates are milliseconds).
     static func realTime() -> Double {
         (Date().timeIntervalSince1970 * 1000).rounded(.down) / 1000
@@ -117,7 +125,7 @@ package final class Stage {
     /// Starts again from the state right after start-up: the setup script runs again on fresh apps. The journal
     /// is kept unless `clearJournal`.
     package func reset(clearJournal: Bool = false) throws(StageError) {
-        let journal = clearJournal ? RequestJournal(capacity: options.journalCapacity) : world.journal
+        let journal = clearJournal ? Self.journal(options) : world.journal
         (world, session) = try Self.makeWorld(options, journal: journal)
     }
 

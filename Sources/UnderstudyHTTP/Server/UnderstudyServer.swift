@@ -27,6 +27,9 @@ package final class UnderstudyServer: Sendable {
         self.routes = routes
     }
 
+    /// The `Server` header's value.
+    static let serverName = "understudy"
+
     /// Every route the server answers.
     package var routeDescriptions: [RouteDescription] { routes.entries.map(\.description) }
 
@@ -39,16 +42,20 @@ package final class UnderstudyServer: Sendable {
     package func application(onReady: @escaping @Sendable () -> Void = {}) -> some ApplicationProtocol {
         var logger = Logger(label: "understudy")
         logger.logLevel = .warning
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ConnectionDropper()],
+            idleTimeout: options.idleTimeout > 0 ? .nanoseconds(Int64(options.idleTimeout * 1e9)) : nil
+        )
         return Application(
             responder: UnderstudyResponder(server: self),
-            server: .http1(
-                configuration: .init(
-                    additionalChannelHandlers: [ConnectionDropper()],
-                    idleTimeout: options.idleTimeout > 0 ? .nanoseconds(Int64(options.idleTimeout * 1e9)) : nil
+            // Hummingbird's HTTP/1 server, with the emulated apps' routes answered on the event loop.
+            server: HTTPServerBuilder { responder in
+                VendorFastPathChannel(
+                    http1: HTTP1Channel(responder: responder, configuration: http1), server: self, serverName: Self.serverName
                 )
-            ),
+            },
             configuration: ApplicationConfiguration(
-                address: .hostname(options.host, port: options.port), serverName: "understudy"
+                address: .hostname(options.host, port: options.port), serverName: Self.serverName
             ),
             onServerRunning: { _ in onReady() },
             logger: logger
@@ -125,40 +132,57 @@ package final class UnderstudyServer: Sendable {
                     return record(reply, request, path: path, query: query).response
                 }
             }
-            let json: Result<JSON?, JSONError>
-            if entry.bodyKind == .json, bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
-                do throws(JSONError) { json = .success(try JSONParser.parse(bytes)) } catch { json = .failure(error) }
-            } else {
-                json = .success(nil)
-            }
-            let reply = stage.withLock { stage -> Reply in
-                var exchange = Exchange(
-                    stage: stage, method: request.method, path: path, query: query, headers: request.headers,
-                    parameters: parameters, body: bytes, json: json
-                )
-                if let refusal = MemoryCap.refusal(request.method, path: path, area: area, stage: stage) {
-                    if area != .control { Self.record(refusal, exchange: exchange, stage: stage) }
-                    return refusal
-                }
-                stage.session.beginRequest()
-                let started = ContinuousClock.now
-                var reply = entry.handler(&exchange)
-                if let failure = stage.session.takePredicateError() { reply = ServerFailures.predicateFailed(area, failure) }
-                reply.encodeBody()
-                if area != .control { Self.record(reply, exchange: exchange, stage: stage, since: started) }
-                return reply
-            }
+            let reply = answer(entry, parameters: parameters, method: request.method, path: path, query: query, headers: request.headers, body: bytes)
             if reply.delayMilliseconds > 0 { try? await Task.sleep(for: .milliseconds(reply.delayMilliseconds)) }
             return reply.response
         }
     }
 
+    /// Answers a routed request whose body has been read: parses the JSON body, runs the handler under the lock and
+    /// records the journal entry. Synchronous, so that the event loop can call it too (`VendorFastPath`); the
+    /// caller applies the reply's delay.
+    func answer(
+        _ entry: RouteTable<RouteHandler>.Entry, parameters: RouteParameters, method: HTTPRequest.Method, path: String,
+        query: String, headers: HTTPFields, body bytes: [UInt8]
+    ) -> Reply {
+        let area = entry.description.area
+        let json: Result<JSON?, JSONError>
+        if entry.bodyKind == .json, bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
+            do throws(JSONError) { json = .success(try JSONParser.parse(bytes)) } catch { json = .failure(error) }
+        } else {
+            json = .success(nil)
+        }
+        return stage.withLock { stage -> Reply in
+            var exchange = Exchange(
+                stage: stage, method: method, path: path, query: query, headers: headers,
+                parameters: parameters, body: bytes, json: json
+            )
+            if let refusal = MemoryCap.refusal(method, path: path, area: area, stage: stage) {
+                if area != .control { Self.record(refusal, exchange: exchange, stage: stage) }
+                return refusal
+            }
+            stage.session.beginRequest()
+            let started = ContinuousClock.now
+            var reply = entry.handler(&exchange)
+            if let failure = stage.session.takePredicateError() { reply = ServerFailures.predicateFailed(area, failure) }
+            reply.encodeBody()
+            if area != .control { Self.record(reply, exchange: exchange, stage: stage, since: started) }
+            return reply
+        }
+    }
+
     /// Records a request that never reached a handler.
     private func record(_ reply: Reply, _ request: Request, path: String, query: String) -> Reply {
+        recordUnanswered(reply, method: request.method, path: path, query: query, headers: request.headers)
+    }
+
+    /// Records a request that never reached a handler (no route, a body too large or cut off).
+    @discardableResult
+    func recordUnanswered(_ reply: Reply, method: HTTPRequest.Method, path: String, query: String, headers: HTTPFields) -> Reply {
         guard !path.hasPrefix("/" + ControlRoutes.prefix) else { return reply }
         stage.withLock { stage in
             let exchange = Exchange(
-                stage: stage, method: request.method, path: path, query: query, headers: request.headers,
+                stage: stage, method: method, path: path, query: query, headers: headers,
                 parameters: RouteParameters(), body: [], json: .success(nil)
             )
             Self.record(reply, exchange: exchange, stage: stage)
@@ -168,18 +192,17 @@ package final class UnderstudyServer: Sendable {
 
     private static func record(_ reply: Reply, exchange: Exchange, stage: Stage, since started: ContinuousClock.Instant? = nil) {
         let app = exchange.appID.flatMap { id in exchange.flavour.flatMap(Flavour.init).flatMap { stage.world.app($0, id: id) } }
-        var json: Value?
-        if case .success(let parsed?) = exchange.json { json = parsed.value }
-        var entry = JournalEntry(
+        var bodyIsJSON = false
+        if case .success(_?) = exchange.json { bodyIsJSON = true }
+        stage.world.journal.record(JournalRecord(
             method: exchange.method.rawValue, path: exchange.path, query: exchange.query, flavour: exchange.flavour,
-            appID: exchange.appID, operation: exchange.operation, body: exchange.bodyText, json: json,
-            status: reply.status, code: reply.code, time: app?.clock.now ?? 0,
-            delayMilliseconds: reply.delayMilliseconds, connectionDropped: reply.dropConnection
-        )
-        // For the dashboard's journal view: what the app got back, and how long the server took.
-        entry.reply = reply.bodyText
-        if let started { entry.durationMilliseconds = (ContinuousClock.now - started) / .milliseconds(1) }
-        stage.world.journal.record(entry)
+            appID: exchange.appID, operation: exchange.operation, body: exchange.body, bodyIsJSON: bodyIsJSON,
+            status: reply.status, code: reply.code, time: app?.clock.now ?? 0, delayMilliseconds: reply.delayMilliseconds,
+            connectionDropped: reply.dropConnection,
+            // For the dashboard's journal view: what the app got back, and how long the server took.
+            reply: reply.bodyBytes,
+            durationMilliseconds: started.map { (ContinuousClock.now - $0) / .milliseconds(1) } ?? 0
+        ))
         MemoryCap.trimJournal(stage)
     }
 }

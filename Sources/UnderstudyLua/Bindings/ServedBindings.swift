@@ -115,7 +115,7 @@ enum ServedBindings {
     /// `understudy.journal.count(filter?)`: how many requests match.
     static let journalCount: us_swift_fn = { L in
         LuaCall.run(L, "journal.count") { call throws(LuaMisuse) in
-            let count = try live(call).journal.entries(matching: try filter(call, at: 1)).count
+            let count = try live(call).journal.count(matching: try filter(call, at: 1))
             lua_pushinteger(call.L, lua_Integer(count))
             return 1
         }

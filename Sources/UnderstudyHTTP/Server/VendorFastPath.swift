@@ -1,0 +1,226 @@
+internal import Hummingbird
+internal import HummingbirdCore
+internal import HTTPTypes
+internal import Logging
+internal import NIOCore
+internal import NIOHTTPTypes
+
+/// Answers the emulated apps' routes on the event loop that read the request, without handing it to Swift
+/// concurrency: the request never waits for a task to be scheduled, and its reply is written from the same thread.
+/// Everything else (the control API, the dashboard, requests with an `Origin` (CORS), chunked or oversized bodies,
+/// `Expect`, `OPTIONS`/`HEAD`, paths no route matches) goes on to Hummingbird's responder unchanged, and so does
+/// every request that arrives while one handed on is still unanswered (replies leave in request order). Both ways
+/// end in `UnderstudyServer.answer`: the same handler, lock and journal.
+///
+/// It sits after Hummingbird's connection-state handler (`VendorFastPathChannel` puts it there), so that handler
+/// still sees every request and reply: idle timeouts and graceful shutdown work as for any other request.
+final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let server: UnderstudyServer
+    private let serverName: String
+
+    /// A request this handler is reading to answer itself.
+    private struct Reading {
+        var head: HTTPRequest
+        var entry: RouteTable<RouteHandler>.Entry
+        var parameters: RouteParameters
+        var path: String
+        var query: String
+        var body: [UInt8]
+    }
+
+    private enum State {
+        /// Between requests.
+        case idle
+        /// Reading a request to answer here.
+        case reading(Reading)
+        /// Passing a request's parts on to Hummingbird.
+        case forwarding
+    }
+
+    private var state = State.idle
+    /// Requests handed on whose reply has not been written yet.
+    private var handedOn = 0
+    /// True while a reply held back by an injected delay is pending: parts that arrive meanwhile wait in `waiting`.
+    private var holding = false
+    private var waiting: [HTTPRequestPart] = []
+    private var dates = HTTPDateCache()
+
+    init(server: UnderstudyServer, serverName: String) {
+        self.server = server
+        self.serverName = serverName
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = unwrapInboundIn(data)
+        if holding {
+            waiting.append(part)
+            return
+        }
+        read(part, context: context)
+    }
+
+    private func read(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
+        switch (state, part) {
+        case (.idle, .head(let head)):
+            if handedOn == 0, let reading = plan(head) {
+                state = .reading(reading)
+            } else {
+                handedOn += 1
+                state = .forwarding
+                context.fireChannelRead(wrapInboundOut(part))
+            }
+        case (.reading(var reading), .body(let buffer)):
+            state = .idle  // keeps `reading.body` uniquely referenced while it grows
+            reading.body.append(contentsOf: buffer.readableBytesView)
+            state = .reading(reading)
+        case (.reading(let reading), .end):
+            state = .idle
+            answer(reading, context: context)
+        case (.forwarding, .end):
+            state = .idle
+            context.fireChannelRead(wrapInboundOut(part))
+        default:
+            context.fireChannelRead(wrapInboundOut(part))
+        }
+    }
+
+    /// What to do with a request head: read and answer it here, or nil to hand it on.
+    private func plan(_ head: HTTPRequest) -> Reading? {
+        switch head.method {
+        case .get, .post, .put, .patch, .delete: break
+        default: return nil
+        }
+        let fields = head.headerFields
+        guard fields[RequestOrigin.originHeader] == nil, fields[.expect] == nil, fields[.transferEncoding] == nil else {
+            return nil
+        }
+        var expected = 0
+        if let length = fields[.contentLength] {
+            guard let declared = Int(length), declared >= 0, declared <= server.options.maxBodyBytes else { return nil }
+            expected = declared
+        }
+        let uri = URI(head.path ?? "/")
+        let path = uri.path
+        guard case .found(let entry, let parameters) = server.routes.match(head.method, path),
+            entry.description.area != .control
+        else { return nil }
+        var body: [UInt8] = []
+        body.reserveCapacity(expected)
+        return Reading(head: head, entry: entry, parameters: parameters, path: path, query: uri.query ?? "", body: body)
+    }
+
+    private func answer(_ reading: Reading, context: ChannelHandlerContext) {
+        let reply = server.answer(
+            reading.entry, parameters: reading.parameters, method: reading.head.method, path: reading.path,
+            query: reading.query, headers: reading.head.headerFields,
+            body: reading.entry.bodyKind == .none ? [] : reading.body
+        )
+        let close = reading.head.headerFields[.connection] == "close"
+        guard reply.delayMilliseconds > 0 else {
+            write(reply, close: close, context: context)
+            return
+        }
+        holding = true
+        context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: .milliseconds(Int64(reply.delayMilliseconds))) {
+            self.write(reply, close: close, context: context)
+            self.holding = false
+            while !self.holding, !self.waiting.isEmpty {
+                self.read(self.waiting.removeFirst(), context: context)
+            }
+        }
+    }
+
+    private func write(_ reply: Reply, close: Bool, context: ChannelHandlerContext) {
+        var fields = reply.responseFields
+        fields[.date] = dates.now()
+        fields[.server] = serverName
+        let bytes = reply.bodyBytes
+        fields[.contentLength] = String(bytes.count)
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: .init(code: reply.status), headerFields: fields))), promise: nil)
+        if !bytes.isEmpty { context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: bytes))), promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        if close { context.close(promise: nil) }
+    }
+
+    /// A client that closes the connection in the middle of a body: journaled as Hummingbird's path does. (The
+    /// connection-state handler before this one does not pass `channelInactive` on; a closed channel removes its
+    /// handlers.)
+    func handlerRemoved(context: ChannelHandlerContext) {
+        if case .reading(let reading) = state {
+            state = .idle
+            let reply = ServerFailures.bodyCutOff(reading.entry.description.area, declaredLength: reading.head.headerFields[.contentLength])
+            server.recordUnanswered(reply, method: reading.head.method, path: reading.path, query: reading.query, headers: reading.head.headerFields)
+        }
+    }
+
+    /// Replies Hummingbird writes for the requests handed on.
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data), handedOn > 0 { handedOn -= 1 }
+        context.write(data, promise: promise)
+    }
+}
+
+/// Hummingbird's HTTP/1 child channel with `VendorFastPath` added after its connection-state handler.
+struct VendorFastPathChannel: ServerChildChannel {
+    let http1: HTTP1Channel
+    let server: UnderstudyServer
+    let serverName: String
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1Channel.Value> {
+        http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let operations = channel.pipeline.syncOperations
+            let state = try operations.handler(type: HTTPConnectionStateHandler.self)
+            try operations.addHandler(VendorFastPath(server: server, serverName: serverName), position: .after(state))
+            return value
+        }
+    }
+
+    func handle(value: HTTP1Channel.Value, logger: Logger) async {
+        await http1.handle(value: value, logger: logger)
+    }
+}
+
+/// The `Date` header's value, formatted once a second (RFC 9110's IMF-fixdate: `Tue, 24 Nov 2026 13:45:00 GMT`).
+struct HTTPDateCache {
+    private var second = Int64.min
+    private var text = ""
+
+    mutating func now() -> String {
+        let seconds = Int64((ContinuousClock.now - Self.start.clock) / .seconds(1)) + Self.start.epoch
+        if seconds != second {
+            second = seconds
+            text = Self.format(seconds)
+        }
+        return text
+    }
+
+    /// The real time at a moment of the continuous clock (read once: the clock then counts on from it).
+    private static let start: (clock: ContinuousClock.Instant, epoch: Int64) = {
+        (ContinuousClock.now, Int64(Stage.realTime()))
+    }()
+
+    static func format(_ seconds: Int64) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+        let weekday = weekdays[Int(((days % 7) + 7) % 7)]
+        // Days to a civil date (Howard Hinnant's algorithm).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ number: Int64) -> String { number < 10 ? "0\(number)" : "\(number)" }
+        return "\(weekday), \(two(day)) \(months[Int(month - 1)]) \(year) \(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60)) GMT"
+    }
+}
