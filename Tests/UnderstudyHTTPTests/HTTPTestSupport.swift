@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -70,3 +76,100 @@ func withLiveServer(
     let server = try UnderstudyServer(options: options)
     try await server.application().test(.live) { client in try await body(server, client) }
 }
+
+/// A raw TCP connection to a loopback port: a client that misbehaves (stays idle, stops mid-request).
+final class RawConnection: @unchecked Sendable {
+    let descriptor: Int32
+
+    init?(port: Int) {
+        #if canImport(Glibc)
+        let made = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let made = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard made >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(made, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { _ = close(made); return nil }
+        descriptor = made
+    }
+
+    deinit { _ = close(descriptor) }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+
+    /// The first line of the server's reply (waits up to two seconds).
+    func statusLine() -> String {
+        var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&watched, 1, 2000) > 0 else { return "" }
+        var bytes = [UInt8](repeating: 0, count: 256)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        return String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self).split(separator: "\r\n").first.map(String.init) ?? ""
+    }
+
+    /// The server's reply head and the start of its body (waits up to two seconds).
+    func replyText() -> String {
+        var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&watched, 1, 2000) > 0 else { return "" }
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        return String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self)
+    }
+
+    /// The next `count` complete replies (head and body, framed by `Content-Length`), in the order they came; fewer
+    /// when the server stops sending for `milliseconds`.
+    func replies(_ count: Int, within milliseconds: Int32 = 10_000) -> [String] {
+        var buffer: [UInt8] = []
+        var replies: [String] = []
+        while replies.count < count {
+            if let (reply, used) = Self.firstReply(in: buffer) {
+                replies.append(reply)
+                buffer.removeFirst(used)
+                continue
+            }
+            var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&watched, 1, milliseconds) > 0 else { break }
+            var chunk = [UInt8](repeating: 0, count: 8192)
+            let got = chunk.withUnsafeMutableBytes { buffer in read(descriptor, buffer.baseAddress, buffer.count) }
+            guard got > 0 else { break }
+            buffer.append(contentsOf: chunk.prefix(got))
+        }
+        return replies
+    }
+
+    /// `replies(_:within:)` read on a Dispatch thread: the blocking reads must not hold one of Swift concurrency's
+    /// few threads, which the server under test needs to answer.
+    func awaitReplies(_ count: Int, within milliseconds: Int32 = 10_000) async -> [String] {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: self.replies(count, within: milliseconds)) }
+        }
+    }
+
+    private static func firstReply(in buffer: [UInt8]) -> (String, Int)? {
+        let separator = Array("\r\n\r\n".utf8)
+        guard let headEnd = buffer.indices.first(where: { buffer[$0...].starts(with: separator) }) else { return nil }
+        let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
+        let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+        let end = headEnd + separator.count + length
+        guard buffer.count >= end else { return nil }
+        return (String(decoding: buffer[..<end], as: UTF8.self), end)
+    }
+
+    /// True when the server closes the connection within `milliseconds` without answering.
+    func closedByServer(within milliseconds: Int32) -> Bool {
+        var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&watched, 1, milliseconds) > 0 else { return false }
+        var byte: UInt8 = 0
+        return read(descriptor, &byte, 1) <= 0
+    }
+}
+

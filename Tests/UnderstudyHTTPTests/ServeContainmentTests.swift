@@ -11,62 +11,6 @@ import Understudy
 import UnderstudyHTTP
 import UnderstudyLua
 
-/// A raw TCP connection to a loopback port: a client that misbehaves (stays idle, stops mid-request).
-private final class RawConnection {
-    let descriptor: Int32
-
-    init?(port: Int) {
-        #if canImport(Glibc)
-        let made = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let made = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard made >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(made, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { _ = close(made); return nil }
-        descriptor = made
-    }
-
-    deinit { _ = close(descriptor) }
-
-    func send(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-    }
-
-    /// The first line of the server's reply (waits up to two seconds).
-    func statusLine() -> String {
-        var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&watched, 1, 2000) > 0 else { return "" }
-        var bytes = [UInt8](repeating: 0, count: 256)
-        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        return String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self).split(separator: "\r\n").first.map(String.init) ?? ""
-    }
-
-    /// The server's reply head and the start of its body (waits up to two seconds).
-    func replyText() -> String {
-        var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&watched, 1, 2000) > 0 else { return "" }
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        return String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self)
-    }
-
-    /// True when the server closes the connection within `milliseconds` without answering.
-    func closedByServer(within milliseconds: Int32) -> Bool {
-        var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&watched, 1, milliseconds) > 0 else { return false }
-        var byte: UInt8 = 0
-        return read(descriptor, &byte, 1) <= 0
-    }
-}
-
 private func hostileLimits() -> ScenarioLimits {
     ScenarioLimits(maxInstructions: 100_000, maxMemory: 8 * 1024 * 1024, timeout: 2)
 }

@@ -145,14 +145,40 @@ package final class UnderstudyServer: Sendable {
         _ entry: RouteTable<RouteHandler>.Entry, parameters: RouteParameters, method: HTTPRequest.Method, path: String,
         query: String, headers: HTTPFields, body bytes: [UInt8]
     ) -> Reply {
-        let area = entry.description.area
-        let json: Result<JSON?, JSONError>
-        if entry.bodyKind == .json, bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) {
-            do throws(JSONError) { json = .success(try JSONParser.parse(bytes)) } catch { json = .failure(error) }
-        } else {
-            json = .success(nil)
-        }
+        let json = Self.readJSON(entry, bytes)
         return stage.withLock { stage -> Reply in
+            answer(entry, parameters: parameters, method: method, path: path, query: query, headers: headers, body: bytes, json: json, stage: stage)
+        }
+    }
+
+    /// `answer` for the event loop, which must never wait: nil (the request then goes to Hummingbird's responder)
+    /// when another request or a control chunk holds the lock, or when a fault with a Lua `when` predicate could
+    /// run (a predicate may take up to its deadline).
+    func answerWithoutWaiting(
+        _ entry: RouteTable<RouteHandler>.Entry, parameters: RouteParameters, method: HTTPRequest.Method, path: String,
+        query: String, headers: HTTPFields, body bytes: [UInt8]
+    ) -> Reply? {
+        let json = Self.readJSON(entry, bytes)
+        let answered = stage.withLockIfAvailable { stage -> Reply? in
+            guard !stage.world.apps.contains(where: { $0.faults.active.contains { $0.condition != nil } }) else { return nil }
+            return answer(entry, parameters: parameters, method: method, path: path, query: query, headers: headers, body: bytes, json: json, stage: stage)
+        }
+        return answered ?? nil
+    }
+
+    private static func readJSON(_ entry: RouteTable<RouteHandler>.Entry, _ bytes: [UInt8]) -> Result<JSON?, JSONError> {
+        guard entry.bodyKind == .json, bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else {
+            return .success(nil)
+        }
+        do throws(JSONError) { return .success(try JSONParser.parse(bytes)) } catch { return .failure(error) }
+    }
+
+    /// The part of `answer` under the lock.
+    private func answer(
+        _ entry: RouteTable<RouteHandler>.Entry, parameters: RouteParameters, method: HTTPRequest.Method, path: String,
+        query: String, headers: HTTPFields, body bytes: [UInt8], json: Result<JSON?, JSONError>, stage: Stage
+    ) -> Reply {
+            let area = entry.description.area
             var exchange = Exchange(
                 stage: stage, method: method, path: path, query: query, headers: headers,
                 parameters: parameters, body: bytes, json: json
@@ -168,7 +194,6 @@ package final class UnderstudyServer: Sendable {
             reply.encodeBody()
             if area != .control { Self.record(reply, exchange: exchange, stage: stage, since: started) }
             return reply
-        }
     }
 
     /// Records a request that never reached a handler.

@@ -10,7 +10,9 @@ internal import NIOHTTPTypes
 /// Everything else (the control API, the dashboard, requests with an `Origin` (CORS), chunked or oversized bodies,
 /// `Expect`, `OPTIONS`/`HEAD`, paths no route matches) goes on to Hummingbird's responder unchanged, and so does
 /// every request that arrives while one handed on is still unanswered (replies leave in request order). Both ways
-/// end in `UnderstudyServer.answer`: the same handler, lock and journal.
+/// end in `UnderstudyServer.answer`: the same handler, lock and journal. The event loop never waits: when the lock
+/// is held (a control chunk running, a request on another loop) or a fault's Lua predicate could run, the request
+/// read so far is handed on as it came.
 ///
 /// It sits after Hummingbird's connection-state handler (`VendorFastPathChannel` puts it there), so that handler
 /// still sees every request and reply: idle timeouts and graceful shutdown work as for any other request.
@@ -115,11 +117,21 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func answer(_ reading: Reading, context: ChannelHandlerContext) {
-        let reply = server.answer(
+        guard let reply = server.answerWithoutWaiting(
             reading.entry, parameters: reading.parameters, method: reading.head.method, path: reading.path,
             query: reading.query, headers: reading.head.headerFields,
             body: reading.entry.bodyKind == .none ? [] : reading.body
-        )
+        ) else {
+            // The lock is busy (a long control chunk, say) or a Lua predicate could run: the event loop must not
+            // wait, so the request goes to Hummingbird's responder after all, as it came.
+            handedOn += 1
+            context.fireChannelRead(wrapInboundOut(.head(reading.head)))
+            if !reading.body.isEmpty {
+                context.fireChannelRead(wrapInboundOut(.body(context.channel.allocator.buffer(bytes: reading.body))))
+            }
+            context.fireChannelRead(wrapInboundOut(.end(nil)))
+            return
+        }
         let close = reading.head.headerFields[.connection] == "close"
         guard reply.delayMilliseconds > 0 else {
             write(reply, close: close, context: context)
