@@ -78,16 +78,6 @@ package struct JournalFilter: Sendable, Hashable {
         self.limit = limit
     }
 
-    func matches(_ entry: JournalEntry) -> Bool {
-        if let method, method.uppercased() != entry.method { return false }
-        if let path, !entry.path.hasSuffix(path) { return false }
-        if let operation, operation != entry.operation { return false }
-        if let appID, appID != entry.appID { return false }
-        if let status, status != entry.status { return false }
-        if let code, !Self.sameCode(code, entry.code) { return false }
-        return true
-    }
-
     static func sameCode(_ wanted: Value, _ found: Value?) -> Bool {
         guard let found else { return false }
         if wanted == found { return true }
