@@ -106,27 +106,45 @@ final class RawConnection: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 
-    /// The first line of the server's reply (waits up to two seconds).
-    func statusLine() -> String {
-        var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&watched, 1, 2000) > 0 else { return "" }
-        var bytes = [UInt8](repeating: 0, count: 256)
-        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        return String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self).split(separator: "\r\n").first.map(String.init) ?? ""
-    }
-
-    /// The server's reply head and the start of its body (waits up to two seconds).
-    func replyText() -> String {
-        var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&watched, 1, 2000) > 0 else { return "" }
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        return String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self)
-    }
-
     /// The next `count` complete replies (head and body, framed by `Content-Length`), in the order they came; fewer
     /// when the server stops sending for `milliseconds`.
-    func replies(_ count: Int, within milliseconds: Int32 = 10_000) -> [String] {
+    ///
+    /// Every read here runs on a Dispatch thread: a blocking read must not hold one of Swift concurrency's few
+    /// threads, which the server under test needs to answer (tests run in parallel, in one process).
+    func replies(_ count: Int, within milliseconds: Int32 = 10_000) async -> [String] {
+        await offPool { self.readReplies(count, within: milliseconds) }
+    }
+
+    /// The next complete reply, or "" when none comes within `milliseconds`.
+    func reply(within milliseconds: Int32 = 10_000) async -> String {
+        await replies(1, within: milliseconds).first ?? ""
+    }
+
+    /// The first line of the next reply, or "" when none comes within `milliseconds`.
+    func statusLine(within milliseconds: Int32 = 10_000) async -> String {
+        await reply(within: milliseconds).split(separator: "\r\n").first.map(String.init) ?? ""
+    }
+
+    /// True when the server closes the connection within `milliseconds` without answering.
+    func closedByServer(within milliseconds: Int32) async -> Bool {
+        await offPool {
+            var watched = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&watched, 1, milliseconds) > 0 else { return false }
+            var byte: UInt8 = 0
+            return read(self.descriptor, &byte, 1) <= 0
+        }
+    }
+
+    /// Runs `work` on a thread of its own. (Not `DispatchQueue.global()`: on Linux Swift concurrency runs on that
+    /// queue's threads, so a read there would hold one of them. A serial queue of its own gets a thread that is
+    /// not counted against them.)
+    private func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue(label: "raw-connection-read").async { continuation.resume(returning: work()) }
+        }
+    }
+
+    private func readReplies(_ count: Int, within milliseconds: Int32) -> [String] {
         var buffer: [UInt8] = []
         var replies: [String] = []
         while replies.count < count {
@@ -145,14 +163,6 @@ final class RawConnection: @unchecked Sendable {
         return replies
     }
 
-    /// `replies(_:within:)` read on a Dispatch thread: the blocking reads must not hold one of Swift concurrency's
-    /// few threads, which the server under test needs to answer.
-    func awaitReplies(_ count: Int, within milliseconds: Int32 = 10_000) async -> [String] {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.replies(count, within: milliseconds)) }
-        }
-    }
-
     private static func firstReply(in buffer: [UInt8]) -> (String, Int)? {
         let separator = Array("\r\n\r\n".utf8)
         guard let headEnd = buffer.indices.first(where: { buffer[$0...].starts(with: separator) }) else { return nil }
@@ -162,14 +172,6 @@ final class RawConnection: @unchecked Sendable {
         let end = headEnd + separator.count + length
         guard buffer.count >= end else { return nil }
         return (String(decoding: buffer[..<end], as: UTF8.self), end)
-    }
-
-    /// True when the server closes the connection within `milliseconds` without answering.
-    func closedByServer(within milliseconds: Int32) -> Bool {
-        var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&watched, 1, milliseconds) > 0 else { return false }
-        var byte: UInt8 = 0
-        return read(descriptor, &byte, 1) <= 0
     }
 }
 

@@ -33,14 +33,18 @@ struct ServeContainmentTests {
             // itself have been idle for the timeout on a loaded machine, and been closed.)
             let meanwhile = try #require(RawConnection(port: port))
             meanwhile.send("GET /_understudy/routes HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
-            let served = await meanwhile.awaitReplies(1)
+            let served = await meanwhile.replies(1)
             #expect(served.first?.hasPrefix("HTTP/1.1 200 OK") == true)
             try await Task.sleep(for: .milliseconds(700))
-            #expect(idle.allSatisfy { $0.closedByServer(within: 2000) })
+            var stillOpen = 0
+            for connection in idle {
+                if await !connection.closedByServer(within: 2000) { stillOpen += 1 }
+            }
+            #expect(stillOpen == 0)
             // The test client's own connection was idle too: a new one is served.
             let fresh = try #require(RawConnection(port: port))
             fresh.send("GET /_understudy/routes HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
-            #expect(fresh.statusLine() == "HTTP/1.1 200 OK")
+            #expect(await fresh.statusLine() == "HTTP/1.1 200 OK")
         }
     }
 
@@ -130,44 +134,44 @@ struct ServeContainmentTests {
     func controlRefusesForeignPages() async throws {
         try await withLiveServer(ServerOptions(port: 0, limits: hostileLimits())) { _, client in
             let port = try #require(client.port)
-            func raw(_ head: String, body: String = "") -> String {
+            func raw(_ head: String, body: String = "") async -> String {
                 guard let connection = RawConnection(port: port) else { return "" }
                 connection.send(head + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
-                return connection.replyText()
+                return await connection.reply()
             }
             let chunk = "understudy.app('UNDERSTUDY-APP').settings{ registration = false }"
             // a page on another site
             for origin in ["http://evil.example", "http://127.0.0.1.evil.example", "null", "http://localhost:1"] {
-                let reply = raw("POST /_understudy/lua HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: \(origin)\r\nContent-Type: text/plain\r\n", body: chunk)
+                let reply = await raw("POST /_understudy/lua HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: \(origin)\r\nContent-Type: text/plain\r\n", body: chunk)
                 #expect(reply.hasPrefix("HTTP/1.1 403"), "\(origin): \(reply)")
             }
             // DNS rebinding: the page's own name, pointed at 127.0.0.1
             for host in ["evil.example:\(port)", "rebind.attacker.test"] {
-                let reply = raw("GET /_understudy/state HTTP/1.1\r\nHost: \(host)\r\n")
+                let reply = await raw("GET /_understudy/state HTTP/1.1\r\nHost: \(host)\r\n")
                 #expect(reply.hasPrefix("HTTP/1.1 403"), "\(host): \(reply)")
-                let vendor = raw("GET \(backendless)/users/login HTTP/1.1\r\nHost: \(host)\r\n")
+                let vendor = await raw("GET \(backendless)/users/login HTTP/1.1\r\nHost: \(host)\r\n")
                 #expect(!vendor.hasPrefix("HTTP/1.1 403"), "vendor routes answer any host: \(vendor)")
             }
             // its own page, curl and loopback names keep working
             for host in ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"] {
-                let sameOrigin = raw("GET /_understudy/routes HTTP/1.1\r\nHost: \(host)\r\nOrigin: http://\(host)\r\n")
+                let sameOrigin = await raw("GET /_understudy/routes HTTP/1.1\r\nHost: \(host)\r\nOrigin: http://\(host)\r\n")
                 #expect(sameOrigin.hasPrefix("HTTP/1.1 200"), "\(host): \(sameOrigin)")
             }
-            #expect(raw("GET /_understudy/routes HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n").hasPrefix("HTTP/1.1 200"))
+            #expect(await raw("GET /_understudy/routes HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n").hasPrefix("HTTP/1.1 200"))
             // JSON control routes refuse the body types a page may send without asking first
             for type in ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"] {
-                let reply = raw("POST /_understudy/clock/advance HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: \(type)\r\n", body: #"{"seconds":60}"#)
+                let reply = await raw("POST /_understudy/clock/advance HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: \(type)\r\n", body: #"{"seconds":60}"#)
                 #expect(reply.hasPrefix("HTTP/1.1 415"), "\(type): \(reply)")
             }
             let advanced = try await client.send(.post, "/_understudy/clock/advance", json: #"{"seconds":60}"#)
             #expect(advanced.status == 200, "\(advanced.text)")
             // the vendor routes answer a web app under test from any origin, preflight included
-            let preflight = raw("OPTIONS \(backendless)/users/register HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://app.example\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type, user-token\r\n")
+            let preflight = await raw("OPTIONS \(backendless)/users/register HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://app.example\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type, user-token\r\n")
             #expect(preflight.hasPrefix("HTTP/1.1 204"), "\(preflight)")
             #expect(preflight.lowercased().contains("access-control-allow-origin: http://app.example"), "\(preflight)")
             #expect(preflight.lowercased().contains("access-control-allow-headers: content-type, user-token"), "\(preflight)")
             let body = #"{"email":"cors@example.com","password":"wonderland"}"#
-            let register = raw("POST \(backendless)/users/register HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://app.example\r\nContent-Type: application/json\r\n", body: body)
+            let register = await raw("POST \(backendless)/users/register HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://app.example\r\nContent-Type: application/json\r\n", body: body)
             #expect(register.hasPrefix("HTTP/1.1 200"), "\(register)")
             #expect(register.lowercased().contains("access-control-allow-origin: http://app.example"), "\(register)")
         }
@@ -182,6 +186,33 @@ struct ServeContainmentTests {
             #expect(composed.status == 200)
             let prefix = try await client.send(.get, "/_understudy/routes", headers: [ControlRoutes.tokenHeader: "caf"])
             #expect(prefix.status == 401)
+        }
+    }
+
+    @Test("while control chunks loop in Lua, one after another, a request that needs no lock is answered at once")
+    func loopingChunksHoldNoRequestThread() async throws {
+        // One more chunk than the threads that could run requests: each chunk waiting for the lock, or running Lua,
+        // on such a thread would leave none for the preflight.
+        let chunks = min(ProcessInfo.processInfo.activeProcessorCount, 8) + 1
+        let limits = ScenarioLimits(maxInstructions: Int64.max / 2, maxMemory: 64 * 1024 * 1024, timeout: 0.5)
+        try await withLiveServer(ServerOptions(port: 0, limits: limits, clockStart: VirtualClock.start)) { _, client in
+            let port = try #require(client.port)
+            var looping: [RawConnection] = []
+            for _ in 0..<chunks {
+                let connection = try #require(RawConnection(port: port))
+                connection.send("POST /_understudy/lua HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: text/plain\r\nContent-Length: 17\r\n\r\nwhile true do end")
+                looping.append(connection)
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            let preflight = try #require(RawConnection(port: port))
+            let start = ContinuousClock.now
+            preflight.send("OPTIONS \(backendless)/users/register HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://app.example\r\nAccess-Control-Request-Method: POST\r\n\r\n")
+            #expect(await preflight.statusLine() == "HTTP/1.1 204 No Content")
+            #expect(ContinuousClock.now - start < .milliseconds(400), "the preflight waited for the chunks")
+            for connection in looping {
+                let reply = await connection.reply(within: 20_000)
+                #expect(reply.contains("timed out after 0.5 s"), "\(reply)")
+            }
         }
     }
 

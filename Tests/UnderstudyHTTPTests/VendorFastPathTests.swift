@@ -30,7 +30,7 @@ struct VendorFastPathTests {
             let port = try #require(client.port)
             let connection = try #require(RawConnection(port: port))
             connection.send(register("headers@example.com") + routes)
-            let replies = await connection.awaitReplies(2)
+            let replies = await connection.replies(2)
             try #require(replies.count == 2)
             #expect(replies[0].hasPrefix("HTTP/1.1 200 OK"), "\(replies[0])")
             #expect(replies[0].contains("\"email\":\"headers@example.com\""))
@@ -49,7 +49,7 @@ struct VendorFastPathTests {
             let connection = try #require(RawConnection(port: port))
             // A control request (Hummingbird's path) first: the vendor requests behind it must wait for its reply.
             connection.send(routes + register("first@example.com") + register("second@example.com") + routes)
-            let replies = await connection.awaitReplies(4)
+            let replies = await connection.replies(4)
             try #require(replies.count == 4, "\(replies)")
             #expect(replies[0].contains("/_understudy/"), "the routes listing comes first")
             #expect(replies[1].contains("first@example.com"))
@@ -72,7 +72,7 @@ struct VendorFastPathTests {
             let connection = try #require(RawConnection(port: port))
             let started = Date()
             connection.send(register("slow@example.com") + register("fast@example.com"))
-            let replies = await connection.awaitReplies(2)
+            let replies = await connection.replies(2)
             try #require(replies.count == 2, "\(replies)")
             #expect(Date().timeIntervalSince(started) >= 0.3, "the delay was applied")
             #expect(replies[0].contains("slow@example.com"))
@@ -88,9 +88,9 @@ struct VendorFastPathTests {
             let port = try #require(client.port)
             let connection = try #require(RawConnection(port: port))
             connection.send(register("closing@example.com", close: true))
-            let replies = await connection.awaitReplies(1)
+            let replies = await connection.replies(1)
             #expect(replies.first?.contains("closing@example.com") == true)
-            #expect(connection.closedByServer(within: 2000))
+            #expect(await connection.closedByServer(within: 2000))
         }
     }
 
@@ -100,7 +100,7 @@ struct VendorFastPathTests {
             let port = try #require(client.port)
             let connection = try #require(RawConnection(port: port))
             connection.send(register("journal@example.com"))
-            _ = await connection.awaitReplies(1)
+            _ = await connection.replies(1)
             let entry = try #require(server.withStage { $0.world.journal.entries(matching: JournalFilter(operation: "users.register")).last })
             #expect(entry.json == .object(["email": .string("journal@example.com"), "password": .string("[redacted]")]))
             #expect(!entry.body.contains("secret"))

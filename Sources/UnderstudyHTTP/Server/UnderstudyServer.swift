@@ -15,6 +15,8 @@ package final class UnderstudyServer: Sendable {
     package let options: ServerOptions
     let stage: Mutex<Stage>
     let routes: RouteTable<RouteHandler>
+    /// Where the async paths wait for the lock and run handlers, off the threads that read requests.
+    let worker = StageWorker()
 
     /// Builds the stage (running the setup script, if any). Throws when the script fails.
     package init(options: ServerOptions) throws(StageError) {
@@ -103,9 +105,9 @@ package final class UnderstudyServer: Sendable {
         let query = request.uri.query ?? ""
         switch routes.match(request.method, path) {
         case .notFound:
-            return record(ServerFailures.noRoute(request.method, path), request, path: path, query: query).response
+            return await record(ServerFailures.noRoute(request.method, path), request, path: path, query: query).response
         case .wrongMethod(let allowed):
-            return record(ServerFailures.wrongMethod(request.method, path, allowed: allowed), request, path: path, query: query)
+            return await record(ServerFailures.wrongMethod(request.method, path, allowed: allowed), request, path: path, query: query)
                 .response
         case .found(let entry, let parameters):
             let area = entry.description.area
@@ -125,14 +127,17 @@ package final class UnderstudyServer: Sendable {
                     bytes = Array(buffer.readableBytesView)
                 } catch is NIOTooManyBytesError {
                     let reply = ServerFailures.bodyTooLarge(area, limit: options.maxBodyBytes)
-                    return record(reply, request, path: path, query: query).response
+                    return await record(reply, request, path: path, query: query).response
                 } catch {
                     // The client closed the connection (or stopped sending past the idle timeout) mid-body.
                     let reply = ServerFailures.bodyCutOff(area, declaredLength: request.headers[.contentLength])
-                    return record(reply, request, path: path, query: query).response
+                    return await record(reply, request, path: path, query: query).response
                 }
             }
-            let reply = answer(entry, parameters: parameters, method: request.method, path: path, query: query, headers: request.headers, body: bytes)
+            let (method, headers) = (request.method, request.headers)
+            let reply = await worker.run { [bytes] in
+                self.answer(entry, parameters: parameters, method: method, path: path, query: query, headers: headers, body: bytes)
+            }
             if reply.delayMilliseconds > 0 { try? await Task.sleep(for: .milliseconds(reply.delayMilliseconds)) }
             return reply.response
         }
@@ -196,9 +201,11 @@ package final class UnderstudyServer: Sendable {
             return reply
     }
 
-    /// Records a request that never reached a handler.
-    private func record(_ reply: Reply, _ request: Request, path: String, query: String) -> Reply {
-        recordUnanswered(reply, method: request.method, path: path, query: query, headers: request.headers)
+    /// Records a request that never reached a handler, on the stage's thread.
+    private func record(_ reply: Reply, _ request: Request, path: String, query: String) async -> Reply {
+        let (method, headers) = (request.method, request.headers)
+        await worker.run { _ = self.recordUnanswered(reply, method: method, path: path, query: query, headers: headers) }
+        return reply
     }
 
     /// Records a request that never reached a handler (no route, a body too large or cut off).

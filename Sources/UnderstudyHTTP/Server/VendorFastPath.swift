@@ -167,7 +167,10 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         if case .reading(let reading) = state {
             state = .idle
             let reply = ServerFailures.bodyCutOff(reading.entry.description.area, declaredLength: reading.head.headerFields[.contentLength])
-            server.recordUnanswered(reply, method: reading.head.method, path: reading.path, query: reading.query, headers: reading.head.headerFields)
+            let server = server
+            server.worker.runLater {
+                server.recordUnanswered(reply, method: reading.head.method, path: reading.path, query: reading.query, headers: reading.head.headerFields)
+            }
         }
     }
 
