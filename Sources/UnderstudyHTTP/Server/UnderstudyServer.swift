@@ -156,20 +156,38 @@ package final class UnderstudyServer: Sendable {
         }
     }
 
-    /// `answer` for the event loop, which must never wait: nil (the request then goes to Hummingbird's responder)
-    /// when another request or a control chunk holds the lock, or when a fault with a Lua `when` predicate could
-    /// run (a predicate may take up to its deadline).
+    /// `answer` for the event loop, which must never wait for long: nil (the request then goes to Hummingbird's
+    /// responder) when the lock stays busy for `lockPatience` (a control chunk running, say), or when a fault with a
+    /// Lua `when` predicate could run (a predicate may take up to its deadline). The lock is often held for a few
+    /// microseconds by a request on the other event loop; waiting that out is much cheaper than a hand-over.
     func answerWithoutWaiting(
         _ entry: RouteTable<RouteHandler>.Entry, parameters: RouteParameters, method: HTTPRequest.Method, path: String,
         query: String, headers: HTTPFields, body bytes: [UInt8]
     ) -> Reply? {
+        enum Attempt { case answered(Reply), needsPredicate }
         let json = Self.readJSON(entry, bytes)
-        let answered = stage.withLockIfAvailable { stage -> Reply? in
-            guard !stage.world.apps.contains(where: { $0.faults.active.contains { $0.condition != nil } }) else { return nil }
-            return answer(entry, parameters: parameters, method: method, path: path, query: query, headers: headers, body: bytes, json: json, stage: stage)
-        }
-        return answered ?? nil
+        let giveUp = ContinuousClock.now + Self.lockPatience
+        repeat {
+            let attempt = stage.withLockIfAvailable { stage -> Attempt in
+                guard !stage.world.apps.contains(where: { $0.faults.active.contains { $0.condition != nil } }) else {
+                    return .needsPredicate
+                }
+                return .answered(answer(
+                    entry, parameters: parameters, method: method, path: path, query: query, headers: headers, body: bytes,
+                    json: json, stage: stage
+                ))
+            }
+            switch attempt {
+            case .answered(let reply): return reply
+            case .needsPredicate: return nil
+            case nil: continue
+            }
+        } while ContinuousClock.now < giveUp
+        return nil
     }
+
+    /// How long the event loop tries for a busy lock before handing the request on: a few vendor requests' time.
+    static let lockPatience = Duration.microseconds(50)
 
     private static func readJSON(_ entry: RouteTable<RouteHandler>.Entry, _ bytes: [UInt8]) -> Result<JSON?, JSONError> {
         guard entry.bodyKind == .json, bytes.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else {

@@ -10,9 +10,9 @@ internal import NIOHTTPTypes
 /// Everything else (the control API, the dashboard, requests with an `Origin` (CORS), chunked or oversized bodies,
 /// `Expect`, `OPTIONS`/`HEAD`, paths no route matches) goes on to Hummingbird's responder unchanged, and so does
 /// every request that arrives while one handed on is still unanswered (replies leave in request order). Both ways
-/// end in `UnderstudyServer.answer`: the same handler, lock and journal. The event loop never waits: when the lock
-/// is held (a control chunk running, a request on another loop) or a fault's Lua predicate could run, the request
-/// read so far is handed on as it came.
+/// end in `UnderstudyServer.answer`: the same handler, lock and journal. The event loop never waits for long: when
+/// the lock stays held past a few requests' time (a control chunk running) or a fault's Lua predicate could run,
+/// the request read so far is handed on as it came.
 ///
 /// It sits after Hummingbird's connection-state handler (`VendorFastPathChannel` puts it there), so that handler
 /// still sees every request and reply: idle timeouts and graceful shutdown work as for any other request.
