@@ -216,7 +216,7 @@ extension BackendlessApp {
         }
         for token in user.sessions { sessions[token] = nil }
         user.sessions.removeAll()
-        if !confirmationTokens.isEmpty { confirmationTokens = confirmationTokens.filter { $0.value != id } }
+        if !confirmationTokens.isEmpty { confirmationTokens.removeAll { $1 == id } }
         if !recoveryLinks.isEmpty { recoveryLinks = recoveryLinks.filter { $0.value.user != id } }
     }
 

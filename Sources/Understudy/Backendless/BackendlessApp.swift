@@ -15,14 +15,14 @@ package final class BackendlessApp: EmulatedApp {
     package let capacity: Capacity
 
     var random: SeededGenerator
-    var users: [Identifier128: StoredUser] = [:]
+    var users: ShardedDictionary<Identifier128, StoredUser> = [:]
     /// Users (guests included) in registration order, for paging. A user no longer in `users` (deleted) is
     /// skipped and dropped by the next `userPage` call, so code that removes users need not touch this.
     var registrationOrder: [StoredUser] = []
     /// Users by identity value (lower-cased for `email`).
-    var identityIndex: [IndexKey: StoredUser] = [:]
-    var sessions: [Identifier128: StoredUser] = [:]
-    var confirmationTokens: [String: Identifier128] = [:]
+    var identityIndex: ShardedDictionary<IndexKey, StoredUser> = [:]
+    var sessions: ShardedDictionary<Identifier128, StoredUser> = [:]
+    var confirmationTokens: ShardedDictionary<String, Identifier128> = [:]
     /// Password-recovery links by token (`BackendlessApp+Lifecycle.swift`).
     var recoveryLinks: [String: RecoveryLink] = [:]
     var guestCount = 0

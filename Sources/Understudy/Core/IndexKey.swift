@@ -20,3 +20,8 @@ struct IndexKey: Hashable, Sendable, CustomStringConvertible {
 
     var description: String { text }
 }
+
+extension IndexKey: ShardKey {
+    /// The stored hash: placing the key in a shard hashes nothing again.
+    var shardBits: Int { hash }
+}

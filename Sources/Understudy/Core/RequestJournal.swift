@@ -227,6 +227,10 @@ package struct RequestJournal: Sendable {
             ring[(start + held) % ring.count] = entry  // a slot a trim freed
             held += 1
         } else if ring.count < capacity {
+            // All the slots at once, on the first entry: doubling would copy the ring at every power of two, a
+            // stall of milliseconds for the request that happens to cross it. (The pages are only touched as
+            // entries fill them.)
+            if ring.isEmpty { ring.reserveCapacity(capacity) }
             if start != 0 {  // slots freed by trims are all in use again: unwrap once before growing
                 ring = Array(ring[start...] + ring[..<start])
                 start = 0

@@ -33,20 +33,20 @@ package final class KiiApp: EmulatedApp {
     /// Application-administrator tokens issued for client credentials (see KiiApp+Admin).
     var adminTokens: Set<String> = []
 
-    var users: [Identifier128: KiiStoredUser] = [:]
+    var users: ShardedDictionary<Identifier128, KiiStoredUser> = [:]
     /// What the users hold (`HeldBytes`: each user and its custom fields), kept as users are added, changed and
     /// deleted; the memory cap counts it.
     package internal(set) var userBytes = 0
     /// Users in registration order.
     var registrationOrder: [KiiStoredUser] = []
     /// Users by lower-cased username.
-    var loginNames: [String: KiiStoredUser] = [:]
+    var loginNames: ShardedDictionary<String, KiiStoredUser> = [:]
     /// Users by ASCII-lower-cased email address, current or pending.
-    var emails: [String: KiiStoredUser] = [:]
+    var emails: ShardedDictionary<String, KiiStoredUser> = [:]
     /// Users by E.164 phone number, current or pending.
-    var phones: [String: KiiStoredUser] = [:]
+    var phones: ShardedDictionary<String, KiiStoredUser> = [:]
     /// Users by access token.
-    var sessions: [String: KiiStoredUser] = [:]
+    var sessions: ShardedDictionary<String, KiiStoredUser> = [:]
     var phoneCache = PhoneNumberCache()
 
     /// A fresh app. `seed` decides every userID, token and code it will hand out.

@@ -30,8 +30,8 @@ package struct KiiInstallation: Sendable, Hashable, Presentable {
 
 /// Every installation of an app, by id, by `TYPE:registrationID` and by owner.
 struct KiiInstallationStore {
-    var byID: [String: KiiInstallation] = [:]
-    var byRegistration: [String: String] = [:]
+    var byID: ShardedDictionary<String, KiiInstallation> = [:]
+    var byRegistration: ShardedDictionary<String, String> = [:]
     var byOwner: [String: Set<String>] = [:]
 
     static func key(_ type: KiiDeviceType, _ registrationID: String) -> String { "\(type.rawValue):\(registrationID)" }

@@ -50,7 +50,7 @@ package struct DeviceRegistry {
         var generation: Int
     }
 
-    private var entries: [String: Entry] = [:]
+    private var entries: ShardedDictionary<String, Entry> = [:]
     private var members: [String: Set<String>] = [DeviceRegistry.defaultChannel: []]
 
     /// Registrations held now, expired ones included (they go when `count(now:)` or a lookup sweeps them).
