@@ -222,14 +222,14 @@ package final class UnderstudyServer: Sendable {
     /// Records a request that never reached a handler, on the stage's thread.
     private func record(_ reply: Reply, _ request: Request, path: String, query: String) async -> Reply {
         let (method, headers) = (request.method, request.headers)
-        await worker.run { _ = self.recordUnanswered(reply, method: method, path: path, query: query, headers: headers) }
+        await worker.run { self.recordUnanswered(reply, method: method, path: path, query: query, headers: headers) }
         return reply
     }
 
-    /// Records a request that never reached a handler (no route, a body too large or cut off).
-    @discardableResult
-    func recordUnanswered(_ reply: Reply, method: HTTPRequest.Method, path: String, query: String, headers: HTTPFields) -> Reply {
-        guard !path.hasPrefix("/" + ControlRoutes.prefix) else { return reply }
+    /// Records a request that never reached a handler (no route, a body too large or cut off). Takes the lock:
+    /// callers on a thread that reads requests go through `worker`.
+    func recordUnanswered(_ reply: Reply, method: HTTPRequest.Method, path: String, query: String, headers: HTTPFields) {
+        guard !path.hasPrefix("/" + ControlRoutes.prefix) else { return }
         stage.withLock { stage in
             let exchange = Exchange(
                 stage: stage, method: method, path: path, query: query, headers: headers,
@@ -237,7 +237,6 @@ package final class UnderstudyServer: Sendable {
             )
             Self.record(reply, exchange: exchange, stage: stage)
         }
-        return reply
     }
 
     private static func record(_ reply: Reply, exchange: Exchange, stage: Stage, since started: ContinuousClock.Instant? = nil) {
