@@ -25,6 +25,7 @@ enum BackendlessRoutes {
         BackendlessPushRoutes.register(in: &table)
         BackendlessLifecycleRoutes.register(in: &table)
         BackendlessOAuthRoutes.register(in: &table)
+        BackendlessAMFGateway.register(in: &table)
     }
 
     // MARK: Plumbing
