@@ -299,35 +299,35 @@ function expect.not_equal(actual, other, label)
   return actual
 end
 
-function expect.truthy(v, label)
-  seen(v)
-  if not v then fail_at(2, label, "expected a true value, got " .. render(v)) end
-  return v
+function expect.truthy(value, label)
+  seen(value)
+  if not value then fail_at(2, label, "expected a true value, got " .. render(value)) end
+  return value
 end
 
-function expect.falsy(v, label)
-  seen(v)
-  if v then fail_at(2, label, "expected false or nil, got " .. render(v)) end
-  return v
+function expect.falsy(value, label)
+  seen(value)
+  if value then fail_at(2, label, "expected false or nil, got " .. render(value)) end
+  return value
 end
 
-function expect.is_nil(v, label)
-  seen(v)
-  if v ~= nil then fail_at(2, label, "expected nil, got " .. render(v)) end
-  return v
+function expect.is_nil(value, label)
+  seen(value)
+  if value ~= nil then fail_at(2, label, "expected nil, got " .. render(value)) end
+  return value
 end
 
-function expect.not_nil(v, label)
-  seen(v)
-  if v == nil then fail_at(2, label, "expected a value, got nil") end
-  return v
+function expect.not_nil(value, label)
+  seen(value)
+  if value == nil then fail_at(2, label, "expected a value, got nil") end
+  return value
 end
 
-function expect.match(s, pattern, label)
-  seen(s)
-  if type(s) ~= "string" then fail_at(2, label, "expected a string matching " .. quote(pattern) .. ", got " .. render(s)) end
-  if not string_find(s, pattern) then fail_at(2, label, "expected " .. quote(s) .. " to match " .. quote(pattern)) end
-  return s
+function expect.match(text, pattern, label)
+  seen(text)
+  if type(text) ~= "string" then fail_at(2, label, "expected a string matching " .. quote(pattern) .. ", got " .. render(text)) end
+  if not string_find(text, pattern) then fail_at(2, label, "expected " .. quote(text) .. " to match " .. quote(pattern)) end
+  return text
 end
 
 function expect.contains(haystack, item, label)
