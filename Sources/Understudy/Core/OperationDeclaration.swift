@@ -84,6 +84,8 @@ package struct ArgumentDeclaration: Sendable, Hashable {
     package var http: HTTPSource
     /// One line for the docs and the editor types; empty when the name says it all.
     package var summary: String
+    /// What an optional argument is when a Lua call leaves it out (nil: absent).
+    package var defaultValue: String?
 
     package init(_ name: String, _ type: ArgumentType, optional: Bool = false, from http: HTTPSource, _ summary: String = "") {
         self.name = name
@@ -91,6 +93,13 @@ package struct ArgumentDeclaration: Sendable, Hashable {
         self.optional = optional
         self.http = http
         self.summary = summary
+    }
+
+    /// This argument, taken as `value` when a Lua call leaves it out.
+    package func defaulting(to value: String) -> Self {
+        var copy = self
+        copy.defaultValue = value
+        return copy
     }
 
     /// A string argument.
