@@ -32,6 +32,14 @@ extension KiiOperation {
             "the userID of a user-scope topic"
         )
         let subscriber = ArgumentDeclaration.string("userID", from: .path("subscriber"), "the subscribing user")
+        /// Topic routes work out the scope's owner (and, with `mustOwn`, refuse a caller who is neither it nor the
+        /// administrator) and, with `subscriber`, the subscribing user.
+        func topics(_ routes: [RouteDeclaration], mustOwn: String? = nil, subscriber: Bool = false, reply: ReplyPresenter = .status(204)) -> [RouteDeclaration] {
+            routes.map { route in
+                let scoped = route.resolving("owner", .kiiTopicOwner(mustOwn: mustOwn)).replying(reply)
+                return subscriber ? scoped.resolving("userID", .kiiSubscriber) : scoped
+            }
+        }
         switch self {
         case .register:
             return declare(
@@ -328,45 +336,68 @@ extension KiiOperation {
         case .createTopic:
             return declare(
                 version: 3, lua: "topics.create", [topicID, owner],
-                routes: RouteDeclaration.scoped(topicScopes, RouteDeclaration(.put, topicPath, .none, "Create a topic (204): app scope by the administrator, user scope by its owner")),
+                routes: topics(
+                    RouteDeclaration.scoped(topicScopes, RouteDeclaration(.put, topicPath, .none, "Create a topic (204): app scope by the administrator, user scope by its owner")),
+                    mustOwn: "create the topic"
+                ),
                 checks: checks("INVALID_INPUT_DATA", "USER_NOT_FOUND", "TOPIC_ALREADY_EXISTS"), result: .record("KiiTopic", "topic")
-            )
+            ) { app, a throws(KiiError) in .record(try app.createTopic(topicID: a.string("topicID"), owner: a.optionalString("owner"))) }
         case .deleteTopic:
             return declare(
                 version: 3, lua: "topics.delete", [topicID, owner],
-                routes: RouteDeclaration.scoped(topicScopes, .delete(topicPath, "Delete a topic and its subscriptions (204)")),
+                routes: topics(RouteDeclaration.scoped(topicScopes, .delete(topicPath, "Delete a topic and its subscriptions (204)")), mustOwn: "delete the topic"),
                 checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND"), result: .true
-            )
+            ) { app, a throws(KiiError) in
+                try app.deleteTopic(topicID: a.string("topicID"), owner: a.optionalString("owner"))
+                return .done
+            }
         case .listTopics:
             return declare(
                 version: 3, lua: "topics.list", [owner],
-                routes: RouteDeclaration.scoped(topicScopes, .get("/topics", "The topics of the scope, in byte order: {\"topics\":[{\"topicID\"}]}")),
+                routes: topics(
+                    RouteDeclaration.scoped(topicScopes, .get("/topics", "The topics of the scope, in byte order: {\"topics\":[{\"topicID\"}]}")),
+                    reply: .kiiTopicList
+                ),
                 checks: checks("USER_NOT_FOUND"), result: .value("string[]", "topicIDs")
-            )
+            ) { app, a throws(KiiError) in .value(.array(try app.listTopics(owner: a.optionalString("owner")).map(Value.string))) }
         case .subscribe:
             return declare(
                 version: 3, lua: "topics.subscribe", [topicID, subscriber, owner],
-                routes: RouteDeclaration.scoped(topicScopes, RouteDeclaration(.put, subscriptionPath, .none, "Subscribe the user to the topic (204)"))
+                routes: topics(
+                    RouteDeclaration.scoped(topicScopes, RouteDeclaration(.put, subscriptionPath, .none, "Subscribe the user to the topic (204)"))
                     + RouteDeclaration.scoped(
                         topicScopes,
                         .post(topicPath + "/push/subscriptions/users", .none, "Subscribe the token's user to the topic (204)",
                               sources: ["userID": .resolved("the token's user")])
                     ),
+                    subscriber: true
+                ),
                 checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND", "UNAUTHORIZED", "PUSH_SUBSCRIPTION_ALREADY_EXISTS"),
                 result: .true
-            )
+            ) { app, a throws(KiiError) in
+                try app.subscribe(topicID: a.string("topicID"), userID: a.string("userID"), owner: a.optionalString("owner"))
+                return .done
+            }
         case .unsubscribe:
             return declare(
                 version: 3, lua: "topics.unsubscribe", [topicID, subscriber, owner],
-                routes: RouteDeclaration.scoped(topicScopes, .delete(subscriptionPath, "Unsubscribe the user (204)")),
+                routes: topics(RouteDeclaration.scoped(topicScopes, .delete(subscriptionPath, "Unsubscribe the user (204)")), subscriber: true),
                 checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND", "PUSH_SUBSCRIPTION_NOT_FOUND"), result: .true
-            )
+            ) { app, a throws(KiiError) in
+                try app.unsubscribe(topicID: a.string("topicID"), userID: a.string("userID"), owner: a.optionalString("owner"))
+                return .done
+            }
         case .isSubscribed:
             return declare(
                 version: 3, lua: "topics.is_subscribed", [topicID, subscriber, owner],
-                routes: RouteDeclaration.scoped(topicScopes, .get(subscriptionPath, "204 when the user subscribes, else 404 PUSH_SUBSCRIPTION_NOT_FOUND")),
+                routes: topics(
+                    RouteDeclaration.scoped(topicScopes, .get(subscriptionPath, "204 when the user subscribes, else 404 PUSH_SUBSCRIPTION_NOT_FOUND")),
+                    subscriber: true, reply: .kiiSubscribedOrNotFound
+                ),
                 checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND"), result: .value("boolean", "subscribed")
-            )
+            ) { app, a throws(KiiError) in
+                .value(.bool(try app.isSubscribed(topicID: a.string("topicID"), userID: a.string("userID"), owner: a.optionalString("owner"))))
+            }
         case .sendToTopic:
             return declare(
                 version: 3, lua: "topics.send",

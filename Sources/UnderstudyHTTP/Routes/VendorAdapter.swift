@@ -34,14 +34,17 @@ enum VendorAdapter {
         for check in route.guards {
             if check == .readsBody { _ = try request.body() } else { try guardRoute(check, app, exchange) }
         }
-        var values: [ArgumentValue] = []
-        values.reserveCapacity(declaration.arguments.count)
-        for argument in declaration.arguments {
-            if let resolver = route.resolvers[argument.name] {
-                values.append(try request.resolve(resolver, argument, from: route.source(of: argument)))
-            } else {
-                values.append(try request.read(argument, from: route.source(of: argument)))
-            }
+        var values = [ArgumentValue](repeating: .absent, count: declaration.arguments.count)
+        var resolved = 0
+        // The route's resolvers first, in its order (its owner check before the body, say), then the others.
+        for entry in route.resolvers {
+            guard let index = declaration.argumentNames.firstIndex(of: entry.name) else { continue }
+            let argument = declaration.arguments[index]
+            values[index] = try request.resolve(entry.resolver, argument, from: route.source(of: argument))
+            resolved |= 1 << index
+        }
+        for (index, argument) in declaration.arguments.enumerated() where resolved & (1 << index) == 0 {
+            values[index] = try request.read(argument, from: route.source(of: argument))
         }
         // A route that takes JSON refuses a body it cannot read even when no argument comes from it.
         if route.body == .json { _ = try request.body() }
@@ -54,6 +57,7 @@ enum VendorAdapter {
         switch (check, app.flavoured) {
         case (.liveUserToken, .backendless(let app)): try BackendlessLifecycleRoutes.caller(exchange, app)
         case (.credentials, .kii(let app)): _ = try KiiRoutes.anyCaller(app, exchange)
+        case (.topicCaller, .kii(let app)): _ = try KiiTopicRoutes.caller(app, exchange)
         case (.appCredentials, .kii(let app)):
             guard case .app = try KiiRoutes.anyCaller(app, exchange) else {
                 throw KiiError.unauthorized("Only the application administrator (app credentials here) may change a user's status")
@@ -178,6 +182,13 @@ struct RequestArguments {
         case (.kiiTextOrEmpty, .kii):
             guard case .bodyField(let name) = source else { return .string("") }
             return .string(try KiiRoutes.string(try body() ?? .object([]), name) ?? "")
+        case (.kiiTopicOwner(let mustOwn), .kii(let app)):
+            let caller = try KiiTopicRoutes.caller(app, exchange)
+            let owner = try KiiTopicRoutes.owner(app, exchange, caller)
+            if let action = mustOwn { try KiiTopicRoutes.requireOwnerOrAdmin(caller, owner: owner, action) }
+            return owner.map(ArgumentValue.string) ?? .absent
+        case (.kiiSubscriber, .kii(let app)):
+            return .string(try KiiTopicRoutes.subscriber(app, exchange, try KiiTopicRoutes.caller(app, exchange)))
         case (.bearerToken, .kii(let app)):
             guard try KiiRoutes.caller(app, exchange)?.user != nil, let authorization = exchange.header("Authorization") else {
                 throw KiiError.unauthorized("users/me needs an access token (Authorization: Bearer)")
@@ -222,6 +233,17 @@ enum VendorPresenters {
                 ]
             )
         case .kiiVerified: return KiiRoutes.verified
+        case .kiiTopicList:
+            guard case .value(.array(let ids)) = outcome else { return Reply(body: json(outcome, app.flavour)) }
+            return KiiRoutes.withContentType(
+                Reply(body: ["topics": .array(ids.map { .object([.init("topicID", JSON($0))]) })]),
+                "application/vnd.kii.TopicsRetrievalResponse+json"
+            )
+        case .kiiSubscribedOrNotFound:
+            guard case .value(.bool(true)) = outcome else {
+                throw KiiError.subscriptionNotFound(topicID: arguments.string("topicID"), userID: arguments.string("userID"))
+            }
+            return Reply(status: 204)
         case .kiiUserAsSeen:
             guard case .kii(let app) = app.flavoured, let user = outcome.record(as: KiiUser.self) else {
                 throw KiiError.userNotFound(arguments.string("userID"))

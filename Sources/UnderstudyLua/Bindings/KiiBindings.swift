@@ -49,17 +49,11 @@ enum KiiBindings {
         case .sendToUser: return KiiInstallationBindings.sendToUser
         case .registerPseudo: return KiiPseudoUserBindings.registerPseudo
         case .putIdentity: return KiiPseudoUserBindings.putIdentity
-        case .createTopic: return KiiTopicBindings.create
-        case .deleteTopic: return KiiTopicBindings.delete
-        case .listTopics: return KiiTopicBindings.list
-        case .subscribe: return KiiTopicBindings.subscribe
-        case .unsubscribe: return KiiTopicBindings.unsubscribe
-        case .isSubscribed: return KiiTopicBindings.isSubscribed
         case .sendToTopic: return KiiTopicBindings.send
         case .userStatus, .mqttEndpoint, .topicExists: return nil
         case .verifyEmail, .verifyPhone, .changePhone, .resendEmailVerification, .resendPhoneVerification, .me, .getUser,
             .requestPasswordReset, .completePasswordReset, .changePassword, .deleteUser, .setDisabled, .login, .changeEmail,
-            .openResetLink, .updateUser:
+            .openResetLink, .updateUser, .createTopic, .deleteTopic, .listTopics, .subscribe, .unsubscribe, .isSubscribed:
             return nil
         }
     }
