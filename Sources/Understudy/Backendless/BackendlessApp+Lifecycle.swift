@@ -150,7 +150,11 @@ extension BackendlessApp {
         guard let session = Identifier128(parsing: token), let caller = sessions[session] else { throw .unknownToken(token) }
         guard let id = Identifier128(parsing: objectID), let user = users[id] else { throw .unknownUserID(objectID) }
         guard caller === user else { throw .catalogue(3029) }
+        return try applyUpdate(to: user, properties)
+    }
 
+    /// `users.update`'s checks from 3072 on, then the change: shared with `data.users.save`.
+    func applyUpdate(to user: StoredUser, _ properties: [Property]) throws(BackendlessError) -> BackendlessUser {
         let changes = properties.filter { !Self.ignoredOnUpdate.contains($0.name) }
         let identity = settings.identity
         if user.isSocial { try checkSocialUpdate(of: user, changes) }
@@ -195,6 +199,7 @@ extension BackendlessApp {
             identityIndex[newIdentityKey] = user
         }
         userBytes += HeldBytes.of(stored) - HeldBytes.of(user.properties)
+        noteColumns(stored)
         user.properties = stored
         if case .string(let text)? = password { user.password = PasswordHash(password: text, generator: &random) }
         user.updated = clock.milliseconds
@@ -206,6 +211,11 @@ extension BackendlessApp {
     /// Errors: 1000 no user with that id.
     package func delete(objectID: String) throws(BackendlessError) {
         try checkFaults(.deleteUser, [.string(objectID)])
+        try removeUser(objectID: objectID)
+    }
+
+    /// Deletes the user without checking faults: `users.delete` and `data.users.remove`. 1000 for an unknown id.
+    func removeUser(objectID: String) throws(BackendlessError) {
         guard let id = Identifier128(parsing: objectID), let user = users.removeValue(forKey: id) else {
             throw .entityNotFound(objectID)
         }
@@ -218,6 +228,7 @@ extension BackendlessApp {
         user.sessions.removeAll()
         if !confirmationTokens.isEmpty { confirmationTokens.removeAll { $1 == id } }
         if !recoveryLinks.isEmpty { recoveryLinks = recoveryLinks.filter { $0.value.user != id } }
+        roles.assignments[id] = nil
     }
 
     /// A social user's update (contract version 3): 3072 for any `password` (null aside), then 3096 for an

@@ -13,6 +13,11 @@ extension BackendlessApp {
     /// - Parameter request: the properties as sent, in order; nil when the request had none at all.
     package func register(_ request: consuming [Property]?) throws(BackendlessError) -> BackendlessUser {
         try checkFaults(.register, [request.map(Value.init(properties:)) ?? .null])
+        return try performRegistration(request)
+    }
+
+    /// `users.register` after its fault: shared with `data.users.save`.
+    func performRegistration(_ request: consuming [Property]?) throws(BackendlessError) -> BackendlessUser {
         let registration = try validate(consume request)
         if let existing = identityIndex[registration.identityKey], existing !== registration.guest {
             throw .userAlreadyExists
@@ -40,6 +45,7 @@ extension BackendlessApp {
             userBytes += HeldBytes.perUser + HeldBytes.of(user.properties)
         }
         identityIndex[registration.identityKey] = user
+        noteColumns(user.properties)
         if status == .emailConfirmationPending, case .string(let address)? = registration.properties[named: "email"] {
             sendConfirmation(to: address, for: user)
         }
@@ -159,6 +165,7 @@ extension BackendlessApp {
         let sharedHash = expander.passwordVaries ? nil : PasswordHash(password: first.password, generator: &random)
         let seeded = SeededUsers(template: template, identity: settings.identity)
         let created = clock.milliseconds
+        noteColumns(first.properties)
         users.reserveCapacity(users.count + count)
         registrationOrder.reserveCapacity(registrationOrder.count + count)
         identityIndex.reserveCapacity(identityIndex.count + count)

@@ -593,11 +593,105 @@ function BackendlessPushTemplates.list(os) end
 ---@overload fun(name: string, values?: table<string, string|number|boolean>): nil, BackendlessError
 function BackendlessPush.with_template(name, values) end
 
+---(contract v4)
+---@return UsersColumn[] columns
+---@overload fun(): nil, BackendlessError
+function BackendlessUsers.describe() end
+
 ---(contract v2)
 ---@param messageId string
 ---@return MessageStatus status
 ---@overload fun(messageId: string): nil, BackendlessError
 function BackendlessPush.status(messageId) end
+
+---(contract v4)
+---@param objectId string
+---@param key? "rest"|"cloudcode" the API key the call is made with: "rest" (the default, any client key) or "cloudcode"
+---@return BackendlessSession session
+---@overload fun(objectId: string, key?: "rest"|"cloudcode"): nil, BackendlessError
+function BackendlessUsers.login_by_id(objectId, key) end
+
+---(contract v4)
+---@param objectId string
+---@param status "ENABLED"|"DISABLED"
+---@param key? "rest"|"cloudcode" the API key the call is made with: "rest" (the default, any client key) or "cloudcode"
+---@return BackendlessUser user
+---@overload fun(objectId: string, status: "ENABLED"|"DISABLED", key?: "rest"|"cloudcode"): nil, BackendlessError
+function BackendlessUsers.update_status(objectId, status, key) end
+
+---(contract v4)
+---@param identity string the identity value or the objectId
+---@param role string
+---@param key? "rest"|"cloudcode" the API key the call is made with: "rest" (the default, any client key) or "cloudcode"
+---@return true
+---@overload fun(identity: string, role: string, key?: "rest"|"cloudcode"): nil, BackendlessError
+function BackendlessRoles.assign(identity, role, key) end
+
+---(contract v4)
+---@param identity string the identity value or the objectId
+---@param role string
+---@param key? "rest"|"cloudcode" the API key the call is made with: "rest" (the default, any client key) or "cloudcode"
+---@return true
+---@overload fun(identity: string, role: string, key?: "rest"|"cloudcode"): nil, BackendlessError
+function BackendlessRoles.unassign(identity, role, key) end
+
+---(contract v4)
+---@param objectId string
+---@param key? "rest"|"cloudcode" the API key the call is made with: "rest" (the default, any client key) or "cloudcode"
+---@return string[] roles
+---@overload fun(objectId: string, key?: "rest"|"cloudcode"): nil, BackendlessError
+function BackendlessRoles.of(objectId, key) end
+
+---(contract v4)
+---@param role string a custom role
+---@param options? RoleUsersOptions
+---@return DataRecord[] records
+---@overload fun(role: string, options?: RoleUsersOptions): nil, BackendlessError
+function BackendlessRoles.users(role, options) end
+
+---(contract v4)
+---@param record table<string, string|number|boolean> without objectId: a new user (as users.register); with one: the changes
+---@param token? string a live session's user-token: then only its user may be changed
+---@return DataRecord record
+---@overload fun(record: table<string, string|number|boolean>, token?: string): nil, BackendlessError
+function BackendlessDataUsers.save(record, token) end
+
+---(contract v4)
+---@param query? DataQuery the query
+---@return DataRecord[] records
+---@overload fun(query?: DataQuery): nil, BackendlessError
+function BackendlessDataUsers.find(query) end
+
+---(contract v4)
+---@param query? DataQuery the query
+---@return DataRecord|nil
+---@overload fun(query?: DataQuery): nil, BackendlessError
+function BackendlessDataUsers.find_first(query) end
+
+---(contract v4)
+---@param query? DataQuery the query
+---@return DataRecord|nil
+---@overload fun(query?: DataQuery): nil, BackendlessError
+function BackendlessDataUsers.find_last(query) end
+
+---(contract v4)
+---@param objectId string
+---@param query? DataQuery the query
+---@return DataRecord record
+---@overload fun(objectId: string, query?: DataQuery): nil, BackendlessError
+function BackendlessDataUsers.find_by_id(objectId, query) end
+
+---(contract v4)
+---@param where? string a where clause; all rows when absent
+---@return integer count
+---@overload fun(where?: string): nil, BackendlessError
+function BackendlessDataUsers.count(where) end
+
+---(contract v4)
+---@param objectId string
+---@return DataDeletion deletion
+---@overload fun(objectId: string): nil, BackendlessError
+function BackendlessDataUsers.remove(objectId) end
 
 -- END GENERATED backendless-operations
 

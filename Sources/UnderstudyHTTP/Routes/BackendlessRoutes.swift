@@ -25,6 +25,7 @@ enum BackendlessRoutes {
         BackendlessPushRoutes.register(in: &table)
         BackendlessLifecycleRoutes.register(in: &table)
         BackendlessOAuthRoutes.register(in: &table)
+        BackendlessDataRoutes.register(in: &table)
     }
 
     // MARK: Plumbing
@@ -38,13 +39,20 @@ enum BackendlessRoutes {
         exchange.operation = operation?.name
         let appID = exchange.parameters["appId"]
         exchange.appID = appID
-        guard let app = exchange.stage.world.backendless(id: appID), app.settings.apiKey == exchange.parameters["apiKey"] else {
+        guard let app = exchange.stage.world.backendless(id: appID),
+            app.settings.apiKey == exchange.parameters["apiKey"] || app.settings.cloudCodeKey == exchange.parameters["apiKey"]
+        else {
             return BackendlessError.catalogue(2002).reply
         }
         return Reply.answer(.backendless, app: app) {
             if let operation, operation.isAnsweredByAdapter { try app.checkAdapterFaults(operation, exchange.declaredArguments(of: operation)) }
             return try body(app, &exchange)
         }
+    }
+
+    /// The key a request is made with: the CloudCode key, or the client key (contract version 4).
+    static func key(_ exchange: Exchange, _ app: BackendlessApp) -> APIKeyKind {
+        exchange.parameters["apiKey"] == app.settings.cloudCodeKey && app.settings.cloudCodeKey != app.settings.apiKey ? .cloudcode : .rest
     }
 
     /// The JSON body as an object's members; nil for an empty body. Refuses other content types and shapes.
@@ -90,6 +98,12 @@ enum BackendlessRoutes {
     static let login: RouteHandler = { exchange in
         serve(&exchange, .login) { app, exchange in
             let body = try object(exchange).map(JSON.object)
+            if let objectID = body?["objectId"], body?["login"] == nil {
+                // Login by objectId alone (contract version 4): CloudCode key only.
+                exchange.operation = BackendlessOperation.loginByID.name
+                let session = try app.loginByID(objectID: text(objectID) ?? "", key: key(exchange, app))
+                return Reply(body: BackendlessWire.user(session.user, token: session.token))
+            }
             let session = try app.login(identity: text(body?["login"]), password: text(body?["password"]))
             return Reply(body: BackendlessWire.user(session.user, token: session.token))
         }
