@@ -220,6 +220,7 @@ extension BackendlessApp {
             throw .entityNotFound(objectID)
         }
         if user.status == .guest { guestCount -= 1 }
+        user.isDeleted = true
         userBytes -= HeldBytes.perUser + HeldBytes.of(user.properties)
         if let value = user.properties[named: settings.identity], let key = identityKey(value), identityIndex[key] === user {
             identityIndex[key] = nil

@@ -351,7 +351,7 @@ extension BackendlessOperation {
                 routes: [
                     .put("/data/{table}", "Save a Users record: create, or update by the body's objectId (the JS SDK's save)"),
                     .post("/data/{table}", "Create a Users record (registers a user)"),
-                    .put("/data/{table}/{objectId}", "Update a Users record", sources: ["record": .resolved("the body, with objectId from the path")]),
+                    .put("/data/{table}/{objectId}", "Update a Users record", sources: ["record": .resolved("the body, with objectId from the path's {objectId}")]),
                 ],
                 checks: [.fault, 3064, 1000, 3029], result: .record("DataRecord", "record")
             )

@@ -311,6 +311,7 @@ function Faults.list() end
 ---@field app_id? string
 ---@field api_key? string
 ---@field password_recovery? "link"|"temporary"|false (contract v2)
+---@field cloudcode_key? string the CloudCode API key over HTTP (contract v4, default "UNDERSTUDY-CLOUDCODE-KEY")
 
 ---@class BackendlessApp
 ---@field flavour "backendless"
@@ -319,6 +320,8 @@ function Faults.list() end
 ---@field channels BackendlessChannels
 ---@field push BackendlessPush
 ---@field oauth BackendlessOAuth (contract v3)
+---@field roles BackendlessRoles (contract v4)
+---@field data BackendlessData (contract v4)
 ---@field settings BackendlessSettings
 ---@field clock Clock
 ---@field outbox Outbox
@@ -379,6 +382,57 @@ local BackendlessOAuth = {}
 ---@param account OAuthAccount
 ---@return true
 function BackendlessOAuth.account(account) end
+
+---@class UsersColumn
+---@field name string
+---@field required boolean
+---@field type "STRING_ID"|"STRING"|"DATETIME"|"INT"|"DOUBLE"|"BOOLEAN"
+---@field identity boolean
+---@field autoLoad false
+---@field isPrimaryKey boolean
+---@field defaultValue nil
+---@field relatedTable nil
+---@field customRegex nil
+
+---@class DataQuery
+---@field where? string a where clause (contract v4's subset of SQL-92)
+---@field page_size? integer 1-100, default 10
+---@field offset? integer ≥ 0, default 0
+---@field sort_by? string|string[] "column", "column asc", "column desc"
+---@field properties? string[] the columns each record keeps (plus ___class); "*" means all
+---@field exclude_properties? string[] columns left out of each record
+---@field distinct? boolean equal records once
+
+---@class DataRecord
+---@field ___class "Users"
+---@field objectId? string
+---@field roles? string[] the user's custom roles (roles.users with load_roles)
+---@field [string] string|number|boolean
+
+---@class DataDeletion
+---@field deletionTime integer ms on the virtual clock
+
+---@class RoleUsersOptions
+---@field load_roles? boolean each record also gets roles: its custom roles
+---@field query? DataQuery as data.users.find's
+
+---@class BackendlessData
+---@field users BackendlessDataUsers the Users table (contract v4)
+
+---@class BackendlessDataUsers
+local BackendlessDataUsers = {}
+
+---@class BackendlessRoles
+local BackendlessRoles = {}
+
+---(contract v4) The console: a custom role. A system role's name, an empty name or one defined already raises.
+---@param name string
+---@return true
+function BackendlessRoles.define(name) end
+
+---(contract v4) The console: every role, system and custom, in byte order.
+---@return string[]
+function BackendlessRoles.list() end
 
 ---@class DeviceRegistrationRequest
 ---@field token string

@@ -68,6 +68,9 @@ enum BackendlessDataRoutes {
             if !properties.isEmpty, fields["props"] == nil { fields["props"] = .array(properties.map(JSON.string)) }
         }
         var query = DataQuery()
+        let names = ["where": "where", "pageSize": "page_size", "offset": "offset", "sortBy": "sort_by", "props": "properties",
+                     "excludeProps": "exclude_properties", "distinct": "distinct"]
+        for (field, name) in names where fields[field] != nil && fields[field] != .null { query.given.insert(name) }
         if let text = BackendlessRoutes.text(fields["where"]), !text.isEmpty { query.whereClause = text }
         if let size = try whole(fields["pageSize"], "pageSize") {
             if size > DataQuery.maximumPageSize {
@@ -213,9 +216,10 @@ enum BackendlessDataRoutes {
             let query = try query(exchange, fromBody: false)
             var options: [String: Value] = [:]
             if let loadRoles { options["load_roles"] = .bool(loadRoles) }
-            if !exchange.query.isEmpty { options["query"] = query.faultValue }
+            if query.faultValue != .null { options["query"] = query.faultValue }
             let found = try app.roleUsers(
-                role: exchange.parameters["roleName"], loadRoles: loadRoles, query: query, faultOptions: .object(options)
+                role: exchange.parameters["roleName"], loadRoles: loadRoles, query: query,
+                faultOptions: options.isEmpty ? .null : .object(options)
             )
             return Reply(body: records(found))
         }

@@ -11,6 +11,8 @@ enum BackendlessDataBindings {
     static func query(_ fields: [String: Value]?, _ name: String = "query") throws(LuaMisuse) -> DataQuery? {
         guard let fields else { return nil }
         var query = DataQuery()
+        query.given = Set(fields.keys)
+        query.passed = .object(fields)
         query.whereClause = fields["where"]?.stringValue
         if case .int(let size)? = fields["page_size"] {
             guard (1...Int64(DataQuery.maximumPageSize)).contains(size) else {

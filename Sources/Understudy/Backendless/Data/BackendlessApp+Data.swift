@@ -117,14 +117,14 @@ extension BackendlessApp {
         let prepared = try prepare(DataQuery(whereClause: whereClause))
         if prepared.matcher.root == nil { return users.count }
         var count = 0
-        for user in registrationOrder where users[user.objectID] === user && prepared.matcher.matches(user) { count += 1 }
+        for user in registrationOrder where !user.isDeleted && prepared.matcher.matches(user) { count += 1 }
         return count
     }
 
     /// The rows matching the query's where clause, in registration order (guests included).
     func matches(_ prepared: PreparedQuery, holding role: String? = nil) -> [StoredUser] {
         var found: [StoredUser] = []
-        for user in registrationOrder where users[user.objectID] === user && prepared.matcher.matches(user) {
+        for user in registrationOrder where !user.isDeleted && prepared.matcher.matches(user) {
             if let role, !roles.custom(of: user.objectID).contains(role) { continue }
             found.append(user)
         }

@@ -46,17 +46,25 @@ package struct DataQuery: Sendable, Hashable {
         }
     }
 
+    /// The fields the caller gave, by their Lua names (`where`, `page_size`, ...): what a fault's `when(args)`
+    /// sees (fine point 18: a field left out is nil there, its default applied after the predicate).
+    package var given: Set<String> = []
+    /// The query exactly as a Lua caller passed it, when one did: `when(args)` sees it as it was written.
+    package var passed: Value?
+
     /// The value as a fault's `when(args)` sees it: `{ where, page_size, offset, sort_by, properties,
-    /// exclude_properties, distinct }` with what was given.
+    /// exclude_properties, distinct }` with only the fields given; nil when none was.
     package var faultValue: Value {
+        if let passed { return passed }
+        if given.isEmpty { return .null }
         var fields: [String: Value] = [:]
-        if let whereClause { fields["where"] = .string(whereClause) }
-        fields["page_size"] = .int(Int64(pageSize))
-        fields["offset"] = .int(Int64(offset))
-        if !sortBy.isEmpty { fields["sort_by"] = .array(sortBy.map(Value.string)) }
-        if let properties { fields["properties"] = .array(properties.map(Value.string)) }
-        if !excludeProperties.isEmpty { fields["exclude_properties"] = .array(excludeProperties.map(Value.string)) }
-        if distinct { fields["distinct"] = .bool(true) }
+        if given.contains("where") { fields["where"] = Value(whereClause) }
+        if given.contains("page_size") { fields["page_size"] = .int(Int64(pageSize)) }
+        if given.contains("offset") { fields["offset"] = .int(Int64(offset)) }
+        if given.contains("sort_by") { fields["sort_by"] = .array(sortBy.map(Value.string)) }
+        if given.contains("properties") { fields["properties"] = .array((properties ?? []).map(Value.string)) }
+        if given.contains("exclude_properties") { fields["exclude_properties"] = .array(excludeProperties.map(Value.string)) }
+        if given.contains("distinct") { fields["distinct"] = .bool(distinct) }
         return .object(fields)
     }
 }

@@ -283,19 +283,26 @@ struct LikePattern {
     }
 
     func matches(_ text: String) -> Bool {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            return Self.match(pieces, Array(text.utf8).map { Unicode.Scalar($0 &+ (($0 &- 65) < 26 ? 32 : 0)) })
+        var text = text
+        let ascii: Bool? = text.withUTF8 { bytes in
+            for byte in bytes where byte >= 0x80 { return nil }
+            return Self.match(pieces, count: bytes.count) { index in
+                let byte = bytes[index]
+                return Unicode.Scalar(byte &+ ((byte &- 65) < 26 ? 32 : 0))
+            }
         }
-        return Self.match(pieces, Array(text.lowercased().unicodeScalars))
+        if let ascii { return ascii }
+        let scalars = Array(text.lowercased().unicodeScalars)
+        return Self.match(pieces, count: scalars.count) { scalars[$0] }
     }
 
     /// Wildcard matching with one backtrack point (the last `%`): linear for most patterns.
-    static func match(_ pieces: [Piece], _ text: [Unicode.Scalar]) -> Bool {
+    static func match(_ pieces: [Piece], count: Int, _ scalar: (Int) -> Unicode.Scalar) -> Bool {
         var p = 0
         var t = 0
         var starPiece = -1
         var starText = 0
-        while t < text.count {
+        while t < count {
             if p < pieces.count {
                 switch pieces[p] {
                 case .any:
@@ -307,7 +314,7 @@ struct LikePattern {
                     p += 1
                     t += 1
                     continue
-                case .literal(let scalar) where scalar == text[t]:
+                case .literal(let literal) where literal == scalar(t):
                     p += 1
                     t += 1
                     continue
