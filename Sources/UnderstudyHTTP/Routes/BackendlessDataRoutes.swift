@@ -161,6 +161,45 @@ enum BackendlessDataRoutes {
         }
     }
 
+    // MARK: Routes shared with earlier versions
+
+    /// `POST users/login`: the declared login, or, for a body with `objectId` and no `login`, `users.login_by_id`
+    /// (contract version 4: the JS SDK's `login(objectId)`), which the journal names. Hand-written because one
+    /// route runs two operations, chosen by the body.
+    static let loginOrByID: RouteHandler = {
+        let login = BackendlessOperation.login
+        let declared = VendorAdapter.handler(login, login.declaration.routes[0])
+        return { exchange in
+            guard case .success(let body?) = exchange.json, let objectID = body["objectId"], body["login"] == nil else {
+                return declared(&exchange)
+            }
+            return BackendlessRoutes.serve(&exchange, .loginByID) { app, exchange in
+                let session = try app.loginByID(objectID: BackendlessRoutes.text(objectID) ?? "", key: BackendlessRoutes.key(exchange, app))
+                return Reply(body: BackendlessWire.user(session.user, token: session.token))
+            }
+        }
+    }()
+
+    /// `GET data/Users/{objectId}`: the declared `users.get`, or, with `props`, `property` or `excludeProps`, the
+    /// Data service's record with that projection (contract version 4). Hand-written because the query decides
+    /// the reply's shape.
+    static let getUserOrRecord: RouteHandler = {
+        let get = BackendlessOperation.getUser
+        let declared = VendorAdapter.handler(get, get.declaration.routes[0])
+        return { exchange in
+            guard ["props", "property", "excludeProps"].contains(where: { exchange.queryItem($0) != nil }) else {
+                return declared(&exchange)
+            }
+            return BackendlessRoutes.serve(&exchange, get) { app, exchange in
+                try VendorAdapter.guardRoute(.liveUserToken, app, exchange)
+                let objectID = exchange.parameters["objectId"]
+                try app.checkAdapterFaults(get, [.string(objectID)])
+                let query = try query(exchange, fromBody: false)
+                return Reply(body: JSONRecordWriter.json(try app.projectedRecord(objectID, query)))
+            }
+        }
+    }()
+
     // MARK: Status, roles
 
     static let updateStatus: RouteHandler = { exchange in

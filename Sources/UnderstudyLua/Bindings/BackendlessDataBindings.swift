@@ -221,27 +221,4 @@ enum BackendlessDataBindings {
             }
         }
     }
-
-    /// `roles.define(name)` (console) → `true`; misuse raises.
-    static let define: us_swift_fn = { L in
-        LuaCall.run(L, "roles.define") { call throws(LuaMisuse) in
-            let app = try call.backendless()
-            let name = try call.string(1, "name")
-            do throws(RoleProblem) {
-                try app.defineRole(name)
-            } catch {
-                throw LuaMisuse("roles.define: \(error.message)")
-            }
-            return call.pushTrue()
-        }
-    }
-
-    /// `roles.list()` (console) → every role name, in byte order.
-    static let list: us_swift_fn = { L in
-        LuaCall.run(L, "roles.list") { call throws(LuaMisuse) in
-            let app = try call.backendless()
-            LuaValues.push(call.L, strings: app.roleNames)
-            return 1
-        }
-    }
 }

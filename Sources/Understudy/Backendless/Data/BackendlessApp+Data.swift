@@ -232,7 +232,7 @@ extension BackendlessApp {
     package func dataSave(_ record: [Property], token: String? = nil) throws(BackendlessError) -> DataRecord {
         try checkFaults(.dataSave, [Value(properties: record), Value(token)])
         guard let idValue = record[named: "objectId"], !idValue.isEmpty else {
-            let created = try performRegistration(record.filter { $0.name != "objectId" && $0.name != "___class" })
+            let created = try register(record.filter { $0.name != "objectId" && $0.name != "___class" })
             return self.record(users[created.identifier]!)
         }
         var caller: StoredUser?
@@ -250,7 +250,7 @@ extension BackendlessApp {
     /// `data.users.remove(objectId)`: deletes the user as `users.delete` does; answers the deletion time.
     package func dataRemove(_ objectID: String) throws(BackendlessError) -> DataDeletion {
         try checkFaults(.dataRemove, [.string(objectID)])
-        try removeUser(objectID: objectID)
+        try delete(objectID: objectID)
         return DataDeletion(deletionTime: clock.milliseconds)
     }
 }
