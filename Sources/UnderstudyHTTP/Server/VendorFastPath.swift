@@ -109,7 +109,9 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             expected = declared
         }
         let uri = URI(head.path ?? "/")
-        let path = uri.path
+        let requestPath = RequestPath(uri.path)
+        guard !requestPath.isControl else { return nil }
+        let path = requestPath.path
         let method = KiiUnityTransport.method(head.method, path: path, headers: fields)
         guard case .found(let entry, let parameters) = server.routes.match(method, path),
             entry.description.area != .control
