@@ -44,7 +44,8 @@ enum BackendlessBindings {
     static func binding(for operation: BackendlessOperation) -> us_swift_fn? {
         switch operation {
         case .register, .login, .logout, .guestLogin, .setStatus, .getUser, .restorePassword, .resendConfirmation,
-            .confirmationURL, .updateUser, .deleteUser, .getDevice, .unregisterDevice, .messageStatus, .cancelMessage, .pushTemplates:
+            .confirmationURL, .updateUser, .deleteUser, .getDevice, .unregisterDevice, .messageStatus, .cancelMessage, .pushTemplates,
+            .sendTemplate:
             return nil
         case .confirmEmail: return confirmEmail
         case .resetPassword: return BackendlessLifecycleBindings.resetPassword
