@@ -44,15 +44,13 @@ enum BackendlessBindings {
     static func binding(for operation: BackendlessOperation) -> us_swift_fn? {
         switch operation {
         case .register, .login, .logout, .guestLogin, .setStatus, .getUser, .restorePassword, .resendConfirmation,
-            .confirmationURL, .updateUser, .deleteUser, .getDevice, .unregisterDevice:
+            .confirmationURL, .updateUser, .deleteUser, .getDevice, .unregisterDevice, .messageStatus, .cancelMessage, .pushTemplates,
+            .sendTemplate:
             return nil
         case .confirmEmail: return confirmEmail
         case .resetPassword: return BackendlessLifecycleBindings.resetPassword
         case .registerDevice: return registerDevice
         case .publish: return BackendlessPushBindings.publish
-        case .messageStatus: return BackendlessPushBindings.status
-        case .cancelMessage: return BackendlessPushBindings.cancel
-        case .pushTemplates: return BackendlessPushBindings.listTemplates
         case .pushWithTemplate: return BackendlessPushBindings.withTemplate
         case .loginOAuth: return BackendlessOAuthBindings.login
         case .describeUsers: return BackendlessDataBindings.describe

@@ -45,7 +45,6 @@ enum KiiBindings {
         case .registerInstallation: return KiiInstallationBindings.register
         case .getInstallation: return KiiInstallationBindings.get
         case .listInstallations: return KiiInstallationBindings.list
-        case .unregisterInstallation: return KiiInstallationBindings.unregister
         case .sendToUser: return KiiInstallationBindings.sendToUser
         case .registerPseudo: return KiiPseudoUserBindings.registerPseudo
         case .putIdentity: return KiiPseudoUserBindings.putIdentity
@@ -53,7 +52,8 @@ enum KiiBindings {
         case .userStatus, .mqttEndpoint, .topicExists: return nil
         case .verifyEmail, .verifyPhone, .changePhone, .resendEmailVerification, .resendPhoneVerification, .me, .getUser,
             .requestPasswordReset, .completePasswordReset, .changePassword, .deleteUser, .setDisabled, .login, .changeEmail,
-            .openResetLink, .updateUser, .createTopic, .deleteTopic, .listTopics, .subscribe, .unsubscribe, .isSubscribed:
+            .openResetLink, .updateUser, .createTopic, .deleteTopic, .listTopics, .subscribe, .unsubscribe, .isSubscribed,
+            .unregisterInstallation:
             return nil
         }
     }
