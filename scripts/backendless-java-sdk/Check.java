@@ -209,6 +209,19 @@ public class Check {
             if (fault == null) return "the login succeeded";
             return "3036".equals(fault.getCode()) && !fault.getMessage().isEmpty() ? null : "fault " + fault.getCode() + " " + fault.getMessage();
         });
+        step("Java's default HttpClient (h2c upgrade offered): two requests on one connection, both answered at once", () -> {
+            java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+            for (int round = 0; round < 2; round++) {
+                long started = System.nanoTime();
+                java.net.http.HttpResponse<String> response = client.send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/" + APP + "/" + KEY + "/users/userroles")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+                long milliseconds = (System.nanoTime() - started) / 1_000_000;
+                if (response.statusCode() != 200) return "request " + (round + 1) + " answered " + response.statusCode();
+                if (milliseconds > 3000) return "request " + (round + 1) + " took " + milliseconds + " ms";
+            }
+            return null;
+        });
         System.out.println(passed + "/" + (passed + failed) + " steps passed");
         System.exit(failed == 0 ? 0 : 1);
     }
