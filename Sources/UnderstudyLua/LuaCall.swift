@@ -487,6 +487,13 @@ struct LuaCall {
         case .text(let text): LuaValues.push(L, text)
         case .value(let value): LuaValues.push(L, value)
         case .records(let records): SharedBindings.pushList(L, records) { L, record in LuaRecordWriter.push(L, record) }
+        case .recordsByName(let records):
+            lua_createtable(L, 0, Int32(clamping: records.count))
+            let table = lua_gettop(L)
+            for (name, record) in records {
+                LuaRecordWriter.push(L, record)
+                LuaValues.setField(L, table, name)
+            }
         }
         return 1
     }

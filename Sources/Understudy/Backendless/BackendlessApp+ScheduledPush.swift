@@ -41,14 +41,12 @@ extension BackendlessApp {
 
     /// `push.message_status`: where a message stands; `unknown` for an id never issued.
     package func messageStatus(_ messageID: String) throws(BackendlessError) -> MessageStatusReport {
-        try checkFaults(.messageStatus, [.string(messageID)])
         return MessageStatusReport(messageID: messageID, status: schedule.messages[messageID]?.status ?? .unknown)
     }
 
     /// `push.cancel`: drops a scheduled message's remaining firings (5040 when there is no such message, it was
     /// cancelled already, or every firing has been delivered).
     package func cancelMessage(_ messageID: String) throws(BackendlessError) {
-        try checkFaults(.cancelMessage, [.string(messageID)])
         guard schedule.cancel(messageID) else { throw .cannotCancelMessage }
     }
 
@@ -75,7 +73,6 @@ extension BackendlessApp {
 
     /// `push.templates`: the templates listed for an os (every one for `ALL` or nil), sorted by name.
     package func listPushTemplates(os: String?) throws(BackendlessError) -> [PushTemplate] {
-        try checkFaults(.pushTemplates, [os.map(Value.string) ?? .null])
         return pushTemplates.values.filter { $0.isListed(for: os) }.sorted { $0.name < $1.name }
     }
 
