@@ -128,6 +128,8 @@ let package = Package(
                 "UnderstudyHTTP", "Understudy", "UnderstudyLua", "UnderstudyAuthoring", "UnderstudyTestSupport", "AMF",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings
