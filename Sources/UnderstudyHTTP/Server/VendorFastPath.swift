@@ -109,8 +109,8 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         }
         let uri = URI(head.path ?? "/")
         let requestPath = RequestPath(uri.path)
-        guard !requestPath.isControl else { return nil }
         let path = requestPath.path
+        guard !requestPath.isControl || path == ControlRoutes.healthPath else { return nil }
         guard case .found(let entry, let parameters) = server.routes.match(head.method, path),
             entry.description.area != .control || path == ControlRoutes.healthPath
         else { return nil }
