@@ -72,6 +72,7 @@ struct HealthRouteTests {
             let handedOn = await foreign.reply()
             #expect(handedOn.hasPrefix("HTTP/1.1 200 OK"), "\(handedOn)")
             #expect(handedOn.contains(#""apps":2"#))
+            #expect(!handedOn.lowercased().contains("access-control-allow-origin"), "a foreign page cannot read it")
             // The state route under the same Origin is refused: the exemption is the health route's only.
             let state = try #require(RawConnection(port: port))
             state.send("GET /_understudy/state HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://elsewhere.example\r\nX-Understudy-Token: s3cret\r\n\r\n")
