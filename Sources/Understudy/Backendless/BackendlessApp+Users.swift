@@ -39,6 +39,7 @@ extension BackendlessApp {
             userBytes += HeldBytes.perUser + HeldBytes.of(user.properties)
         }
         identityIndex[registration.identityKey] = user
+        noteColumns(user.properties)
         if status == .emailConfirmationPending, case .string(let address)? = registration.properties[named: "email"] {
             sendConfirmation(to: address, for: user)
         }
@@ -158,6 +159,7 @@ extension BackendlessApp {
         let sharedHash = expander.passwordVaries ? nil : PasswordHash(password: first.password, generator: &random)
         let seeded = SeededUsers(template: template, identity: settings.identity)
         let created = clock.milliseconds
+        noteColumns(first.properties)
         users.reserveCapacity(users.count + count)
         registrationOrder.reserveCapacity(registrationOrder.count + count)
         identityIndex.reserveCapacity(identityIndex.count + count)
@@ -212,12 +214,7 @@ extension BackendlessApp {
     }
 
     func sendConfirmation(to address: String, for user: StoredUser) {
-        outbox.send(
-            Outbox.Email(
-                to: address, subject: "Please confirm your email address", kind: .confirmation, code: nil,
-                link: makeConfirmationLink(for: user), sentAt: clock.now
-            )
-        )
+        outbox.send(confirmationEmail(to: address, for: user, link: makeConfirmationLink(for: user)))
     }
 
     /// Logs in with the identity value and password; returns the session with its token.
@@ -276,7 +273,6 @@ extension BackendlessApp {
 
     /// `users.is_valid_token`: whether a token is a live session; an injected fault fails it.
     package func isValidToken(_ token: String) throws(BackendlessError) -> Bool {
-        try checkFaults(.isValidToken, [.string(token)])
         return (try? user(forToken: token)) != nil
     }
 

@@ -26,33 +26,56 @@ enum BackendlessBindings {
     }
 
     /// The app table's functions: every operation's binding at its declared Lua path, and the helpers.
-    static let functions = BindingTree(
-        BackendlessOperation.self, binding: binding(for:),
-        helpers: [
-            ("users.find", find), ("users.count", SharedBindings.usersCount), ("users.all", SharedBindings.usersAll), ("users.seed", seed),
-            ("channels.list", listChannels), ("channels.devices", channelDevices),
-            ("oauth.account", BackendlessOAuthBindings.account),
-            ("push.templates.define", BackendlessPushBindings.defineTemplate),
-        ]
-    )
+    static let functions = BindingTree(BackendlessOperation.self, binding: binding(for:), console: console(for:))
+
+    /// The hand-written binding of each console call whose declaration names no domain method (why: beside each).
+    static func console(for call: ConsoleCall) -> us_swift_fn? {
+        switch call {
+        // `when` is a Lua function kept in the registry; the fault table has live fields and a `remove` function.
+        case .faultsInject: return SharedBindings.faultsInject
+        case .faultsList: return SharedBindings.faultsList
+        // Not yet derived: the profile is a nested table read with its own messages, charged to the memory cap.
+        case .oauthAccount: return BackendlessOAuthBindings.account
+        // Not yet derived: the template's fields are checked with messages of their own (`template.os must be ...`).
+        case .pushTemplatesDefine: return BackendlessPushBindings.defineTemplate
+        default: return nil
+        }
+    }
 
     /// The hand-written binding of each operation scenarios can call whose declaration names no domain method;
     /// nil for those only HTTP reaches and those `OperationAdapter` serves.
     static func binding(for operation: BackendlessOperation) -> us_swift_fn? {
         switch operation {
         case .register, .login, .logout, .guestLogin, .setStatus, .getUser, .restorePassword, .resendConfirmation,
-            .confirmationURL, .updateUser, .deleteUser, .getDevice, .unregisterDevice:
+            .confirmationURL, .updateUser, .deleteUser, .getDevice, .unregisterDevice, .messageStatus, .cancelMessage, .pushTemplates,
+            .sendTemplate:
             return nil
+        // Not yet derived (issue 28, partial): confirm_email takes a link or an objectId and its domain checks its
+        // faults with the objectId a link names; reset_password's HTTP side is the recovery page (a form).
         case .confirmEmail: return confirmEmail
         case .resetPassword: return BackendlessLifecycleBindings.resetPassword
+        // Not yet derived: table arguments read field by field with their own misuse messages (the generic
+        // `fields(of:)` words some of them differently), and over HTTP the SDKs' units and spellings.
         case .registerDevice: return registerDevice
         case .publish: return BackendlessPushBindings.publish
-        case .messageStatus: return BackendlessPushBindings.status
-        case .cancelMessage: return BackendlessPushBindings.cancel
-        case .pushTemplates: return BackendlessPushBindings.listTemplates
         case .pushWithTemplate: return BackendlessPushBindings.withTemplate
         case .loginOAuth: return BackendlessOAuthBindings.login
-        case .isValidToken, .appInfo, .userRoles, .describeUsers, .verifyPassword, .sendEmail: return nil
+        // Contract v4's Data service and roles (i32b): written by hand when they landed; to derive next.
+        case .describeUsers: return BackendlessDataBindings.describe
+        case .loginByID: return BackendlessDataBindings.loginByID
+        case .updateStatus: return BackendlessDataBindings.updateStatus
+        case .assignRole: return BackendlessDataBindings.assign
+        case .unassignRole: return BackendlessDataBindings.unassign
+        case .rolesOf: return BackendlessDataBindings.of
+        case .roleUsers: return BackendlessDataBindings.users
+        case .dataSave: return BackendlessDataBindings.save
+        case .dataFind: return BackendlessDataBindings.find
+        case .dataFindFirst: return BackendlessDataBindings.findFirst
+        case .dataFindLast: return BackendlessDataBindings.findLast
+        case .dataFindByID: return BackendlessDataBindings.findByID
+        case .dataCount: return BackendlessDataBindings.count
+        case .dataRemove: return BackendlessDataBindings.remove
+        case .isValidToken, .appInfo, .userRoles, .verifyPassword, .sendEmail: return nil
         }
     }
 
@@ -73,39 +96,7 @@ enum BackendlessBindings {
         }
     }
 
-    static let find: us_swift_fn = { L in
-        LuaCall.run(L, "users.find") { call throws(LuaMisuse) in
-            let app = try call.backendless()
-            let identity = try call.string(1, "identity_value")
-            if let user = app.find(identity: identity) { push(call.L, user) } else { lua_pushnil(call.L) }
-            return 1
-        }
-    }
 
-
-
-    /// `users.seed{ count = N, start = 1, status = "ENABLED", email = "user%d@example.com", password = "..." }`
-    static let seed: us_swift_fn = { L in
-        LuaCall.run(L, "users.seed") { call throws(LuaMisuse) in
-            let app = try call.backendless()
-            try call.table(1, "template")
-            let (count, start, status, template) = try call.seedTemplate(1)
-            let userStatus: UserStatus
-            switch status {
-            case nil, "ENABLED"?: userStatus = .enabled
-            case "DISABLED"?: userStatus = .disabled
-            case "EMAIL_CONFIRMATION_PENDING"?: userStatus = .emailConfirmationPending
-            case let other?: throw LuaMisuse("template.status must be ENABLED, DISABLED or EMAIL_CONFIRMATION_PENDING, got \"\(other)\"")
-            }
-            try call.charge(instructions: Int64(count) * 20, users: count, bytesPerUser: HeldBytes.perUser + HeldBytes.of(template))
-            do throws(BackendlessError) {
-                lua_pushinteger(call.L, lua_Integer(try app.seedUsers(count: count, template: template, start: start, status: userStatus)))
-                return 1
-            } catch {
-                return call.fail(error)
-            }
-        }
-    }
 
     // MARK: devices, channels, push
 
@@ -132,20 +123,4 @@ enum BackendlessBindings {
         }
     }
 
-    static let listChannels: us_swift_fn = { L in
-        LuaCall.run(L, "channels.list") { call throws(LuaMisuse) in
-            let app = try call.backendless()
-            LuaValues.push(call.L, strings: app.channelNames)
-            return 1
-        }
-    }
-
-    static let channelDevices: us_swift_fn = { L in
-        LuaCall.run(L, "channels.devices") { call throws(LuaMisuse) in
-            let app = try call.backendless()
-            let name = try call.string(1, "channel")
-            LuaValues.push(call.L, strings: app.devices(onChannel: name))
-            return 1
-        }
-    }
 }
