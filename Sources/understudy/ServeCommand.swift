@@ -7,6 +7,8 @@ import UnderstudyHTTP
 import UnderstudyLua
 import UnderstudyRunner
 
+extension ClockMode: ExpressibleByArgument {}
+
 /// `understudy serve`: the emulated backends over HTTP, steered through the control API.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,8 +18,13 @@ struct ServeCommand: ParsableCommand {
             With no --script it serves one Backendless app (app id \(DefaultApps.backendlessAppID), REST key \
             \(DefaultApps.backendlessAPIKey)) and one Kii app (app id \(DefaultApps.kiiAppID), app key \
             \(DefaultApps.kiiAppKey)). A setup script creates the apps it wants instead (understudy.backendless{...}, \
-            understudy.kii{...}), seeds users, sets settings and faults. The control API lives under /_understudy/. \
-            Ctrl-C stops the server.
+            understudy.kii{...}), seeds users, sets settings and faults. The control API lives under /_understudy/; \
+            GET /_understudy/health answers without a token. Once it listens, the server prints one line \
+            `understudy ready on URL` (a log-wait strategy can match it). Ctrl-C or SIGTERM stops the server.
+
+            Every option is also read from an environment variable: --NAME from UNDERSTUDY_NAME (upper case, - as _: \
+            UNDERSTUDY_PORT, UNDERSTUDY_CONTROL_TOKEN, UNDERSTUDY_CLOCK), a flag from UNDERSTUDY_NAME=1, and more \
+            options from UNDERSTUDY_OPTIONS; the command line wins.
             """
     )
 
@@ -41,6 +48,9 @@ struct ServeCommand: ParsableCommand {
 
     @Option(help: "Where the apps' virtual clocks start, and restart at each reset: an ISO 8601 time (2030-01-01T00:00:00Z) or seconds since the epoch. Default: the real time of the start (and of each reset).")
     var clockStart: String?
+
+    @Option(help: "How the apps' clocks move: virtual (only when told: advance, set) or real (they follow the real time from their start; advance and set still move them).")
+    var clock: ClockMode = .virtual
 
     @OptionGroup(title: "Limits")
     var limits: LuaLimitOptions
@@ -109,7 +119,8 @@ struct ServeCommand: ParsableCommand {
         let options = ServerOptions(
             host: host, port: port, setupScript: setup, seed: seed,
             limits: limits.limits(),
-            controlToken: controlToken, idleTimeout: idleTimeout, clockStart: try Self.clockStartSeconds(clockStart)
+            controlToken: controlToken, idleTimeout: idleTimeout, clockStart: try Self.clockStartSeconds(clockStart),
+            clockMode: clock
         )
         let server: UnderstudyServer
         do {
@@ -164,7 +175,15 @@ struct ServeCommand: ParsableCommand {
         }
         lines.append("  control API: \(options.linkBase)/_understudy/" + (options.controlToken == nil ? "" : " (X-Understudy-Token required)"))
         lines.append("  dashboard: \(options.linkBase)/_understudy/ui/")
+        if options.clockMode == .real { lines.append("  clocks: real time (advance and set still move them)") }
         lines.append("Ctrl-C stops the server.")
+        lines.append(readyLine(options))
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The one line a log-wait strategy (Testcontainers' `Wait.forLogMessage`) matches: printed once, when the
+    /// server listens. Its form is stable: `understudy ready on http://HOST:PORT`.
+    static func readyLine(_ options: ServerOptions) -> String {
+        "understudy ready on \(options.linkBase)"
     }
 }

@@ -219,7 +219,9 @@ struct ServeContainmentTests {
                 connection.send(head + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
                 return await connection.reply()
             }
-            let routes = server.routeDescriptions.filter { $0.area == .control }
+            // The health check is answered whatever the Origin and Host (it is for container runtimes and CI, and says
+            // only the version and the number of apps), without CORS headers: a foreign page cannot read it.
+            let routes = server.routeDescriptions.filter { $0.area == .control && $0.path != "/_understudy/health" }
             #expect(routes.count > 20)
             var tried = 0
             for route in routes {

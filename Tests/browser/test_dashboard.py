@@ -363,3 +363,26 @@ def test_a_lua_error_shows_its_traceback(dashboard):
     expect(traceback).to_contain_text("outer")
     dashboard.problems.clear()  # the browser logs the 400 LUA_ERROR the page just showed
     shot(dashboard.locator("section#lua"), "lua-traceback")
+
+
+def test_the_clock_says_which_mode_runs_and_its_buttons_name_their_app(dashboard):
+    card = app_card(dashboard, "UNDERSTUDY-APP")
+    group = card.get_by_role("group", name="Clock of UNDERSTUDY-APP")
+    expect(group).to_contain_text("Virtual clock (moves only when told)")
+    expect(card.get_by_role("button", name="Advance 1 minute: the clock of UNDERSTUDY-APP", exact=True)).to_have_count(1)
+    expect(card.get_by_role("button", name="Advance the clock of UNDERSTUDY-APP", exact=True)).to_have_count(1)
+
+
+def test_a_real_time_clock_is_shown_as_such_and_moves_by_itself(browser, start_server):
+    base = start_server("--clock", "real", "--clock-start", "2030-01-01T00:00:00Z")
+    for page in open_page(browser, base):
+        card = app_card(page, "UNDERSTUDY-APP")
+        group = card.get_by_role("group", name="Clock of UNDERSTUDY-APP")
+        expect(group).to_contain_text("Real-time clock (serve --clock real)")
+        clock = group.locator("time")
+        expect(clock).to_have_text(re.compile(r"^2030-01-01 00:00:0\dZ$"))
+        # Nobody advances it: a few seconds of real time later it shows a later time.
+        expect(clock).not_to_have_text(re.compile(r"^2030-01-01 00:00:0[0-1]Z$"), timeout=15_000)
+        card.get_by_role("button", name="Advance 1 hour: the clock of UNDERSTUDY-APP").click()
+        expect(clock).to_have_text(re.compile(r"^2030-01-01 01:00:\d\dZ$"))
+        shot(page, "real-time-clock")

@@ -9,7 +9,7 @@ package final class ServedWorld {
     /// Where the links in emails and text messages point: the server's own address.
     package let linkBase: String
     /// Where the clock of every app added starts (seconds since the epoch); nil: `VirtualClock.start`.
-    package let clockStart: Double?
+    package private(set) var clockStart: Double?
 
     package init(linkBase: String, journalCapacity: Int = 100_000, clockStart: Double? = nil) {
         self.linkBase = linkBase
@@ -25,6 +25,11 @@ package final class ServedWorld {
         if let clockStart { app.moveClock(to: clockStart) }
         apps.append(app)
         return apps.count - 1
+    }
+
+    /// Moves where the clock of an app added from now on starts (a real-time clock's start follows the time).
+    package func moveClockStart(by seconds: Double) {
+        if let start = clockStart, VirtualClock.accepts(start + seconds) { clockStart = start + seconds }
     }
 
     /// What the apps hold (`EmulatedApp.heldBytes`; the journal apart): what `--max-memory` bounds under `serve`.

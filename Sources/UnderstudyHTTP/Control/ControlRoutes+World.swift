@@ -21,6 +21,14 @@ extension ControlRoutes {
         }
     }
 
+    /// `GET /_understudy/health`, as the route table lists it. The server answers it before routing
+    /// (`UnderstudyServer.healthReply`), without the lock; this handler gives the same answer from the stage.
+    static let health: RouteHandler = ControlRequest.handler { request throws(ControlRefusal) in
+        Reply(body: [
+            "status": "ok", "version": .string(UnderstudyVersion.current), "apps": .number(Double(request.stage.apps.count)),
+        ])
+    }
+
     /// `GET /_understudy/routes[?area=backendless|kii|control]` → `{"routes":[{method,path,area,summary}]}`.
     static func listRoutes(_ routes: [RouteDescription]) -> RouteHandler {
         ControlRequest.handler(query: ["area"]) { request throws(ControlRefusal) in
@@ -127,16 +135,17 @@ extension ControlRoutes {
     // MARK: Clock
 
     /// `{"now": shared time or null, "apps":[{flavour, app_id, now}]}`.
-    static func clocks(_ apps: [any EmulatedApp]) -> Reply {
+    static func clocks(_ apps: [any EmulatedApp], mode: ClockMode) -> Reply {
         let times = apps.map(\.clock.now)
         let shared: JSON = times.first.map { first in times.allSatisfy { $0 == first } ? .number(first) : .null } ?? .null
         let listed = apps.map { app in JSON.object(ControlPresentation.identity(app) + [.init("now", .number(app.clock.now))]) }
-        return Reply(body: ["now": shared, "apps": .array(listed)])
+        return Reply(body: ["now": shared, "mode": .string(mode.rawValue), "apps": .array(listed)])
     }
 
-    /// `GET /_understudy/clock[?app=ID]` → `{"now", "apps":[…]}`; `now` is null when the apps' clocks differ.
+    /// `GET /_understudy/clock[?app=ID]` → `{"now", "mode", "apps":[…]}`; `now` is null when the apps' clocks
+    /// differ; `mode` is `virtual` or `real` (`serve --clock`).
     static let clock = ControlRequest.handler(query: ["app"]) { request throws(ControlRefusal) in
-        clocks(try request.selectedApps())
+        clocks(try request.selectedApps(), mode: request.stage.options.clockMode)
     }
 
     /// A finite number field of the body.
@@ -159,7 +168,7 @@ extension ControlRoutes {
         let apps = try request.selectedApps()
         for app in apps { try checkClockRange(app.clock.now + seconds, of: app, field: "seconds") }
         try moveClocks(apps.map { ($0, $0.clock.now + seconds) }, limits: request.stage.options.limits, worldBytes: request.stage.world.appBytes)
-        return clocks(apps)
+        return clocks(apps, mode: request.stage.options.clockMode)
     }
 
     /// `POST /_understudy/clock/set[?app=ID] {"now": N}`: sets every app's clock (or one) to N seconds since the
@@ -169,7 +178,7 @@ extension ControlRoutes {
         let apps = try request.selectedApps()
         for app in apps { try checkClockRange(now, of: app, field: "now") }
         try moveClocks(apps.map { ($0, now) }, limits: request.stage.options.limits, worldBytes: request.stage.world.appBytes)
-        return clocks(apps)
+        return clocks(apps, mode: request.stage.options.clockMode)
     }
 
     /// Moves apps' clocks, delivering the pushes due on the way, within the server's limits: what the served apps

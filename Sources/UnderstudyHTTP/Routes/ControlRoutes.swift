@@ -13,6 +13,8 @@ package enum ControlRoutes {
     static let prefix = "_understudy"
     /// The header that carries the control token.
     package static let tokenHeader = HTTPField.Name("X-Understudy-Token")!
+    /// The health check's path: answered without a token or an Origin rule, on either request path.
+    package static let healthPath = "/" + prefix + "/health"
 
     /// Adds the control routes. Register this area last: `GET /_understudy/routes` lists the routes the table
     /// holds at this point, plus the control routes.
@@ -23,6 +25,7 @@ package enum ControlRoutes {
             control.append((description, body, handler))
         }
         add(.get, "", .none, "Version, apps with their keys and base URLs, and the control routes", nil)
+        add(.get, "/health", .none, "Health: 200 with the version and the number of apps (no token needed)", health)
         add(.get, "/routes", .none, "Every route the server answers (?area=backendless|kii|control)", nil)
         add(.post, "/reset", .none, "Fresh apps and the setup script run again (?journal=clear also empties the journal)", reset)
         add(.get, "/state", .none, "Settings, clock, users, devices, channels, outbox and fault counts (?app=, ?limit=)", state)

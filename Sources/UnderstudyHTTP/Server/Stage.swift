@@ -23,13 +23,20 @@ package struct ServerOptions: Sendable {
     /// Where the apps' clocks start (seconds since the epoch); nil: the real time of the start, and of each reset,
     /// because a real app computes times (`publishAt`, device expirations) from its own clock.
     package var clockStart: Double?
+    /// How the apps' clocks move: only when told (`virtual`), or with the real time as well (`real`).
+    package var clockMode: ClockMode
+    /// The real time, in seconds since the epoch: what a `real` clock follows (tests give their own).
+    package var realTime: @Sendable () -> Double
 
     package init(
         host: String = "127.0.0.1", port: Int = 8080, setupScript: ScenarioFile? = nil, seed: UInt64 = 1,
         limits: ScenarioLimits = ScenarioLimits(), controlToken: String? = nil, maxBodyBytes: Int = 1 << 20,
-        journalCapacity: Int = 100_000, idleTimeout: Double = 10, clockStart: Double? = nil
+        journalCapacity: Int = 100_000, idleTimeout: Double = 10, clockStart: Double? = nil,
+        clockMode: ClockMode = .virtual, realTime: @escaping @Sendable () -> Double = Stage.realTime
     ) {
         self.clockStart = clockStart
+        self.clockMode = clockMode
+        self.realTime = realTime
         self.host = host
         self.port = port
         self.setupScript = setupScript
@@ -46,6 +53,14 @@ package struct ServerOptions: Sendable {
         let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
         return "http://\(shownHost.contains(":") ? "[\(shownHost)]" : shownHost):\(port)"
     }
+}
+
+/// How the served apps' clocks move (`understudy serve --clock`).
+package enum ClockMode: String, Sendable, CaseIterable {
+    /// Only when told: a scenario's, a control call's or the dashboard's advance or set.
+    case virtual
+    /// With the real time, from each app's start; advance and set still move a clock (an offset that stays).
+    case real
 }
 
 /// The app ids and keys served when no setup script creates apps.
@@ -71,9 +86,12 @@ package final class Stage {
     package private(set) var world: ServedWorld
     /// Where the setup script, control chunks and fault predicates run.
     package private(set) var session: LiveSession
+    /// The real time the clocks last followed (`--clock real`).
+    private var followedRealTime: Double
 
     package init(options: ServerOptions) throws(StageError) {
         self.options = options
+        followedRealTime = options.realTime()
         (world, session) = try Self.makeWorld(options, journal: Self.journal(options))
         if let shared = world.sharedAppID {
             throw StageError(message: "two \(shared.flavour.displayName) apps have the app_id '\(shared.appID)'")
@@ -84,7 +102,7 @@ package final class Stage {
     private static func makeWorld(_ options: ServerOptions, journal: RequestJournal) throws(StageError) -> (ServedWorld, LiveSession) {
         let world = ServedWorld(
             linkBase: options.linkBase, journalCapacity: options.journalCapacity,
-            clockStart: options.clockStart ?? Self.realTime()
+            clockStart: options.clockStart ?? options.realTime()
         )
         world.journal = journal
         let session: LiveSession
@@ -118,7 +136,7 @@ package final class Stage {
     }
 
     /// Seconds since the epoch now, to the millisecond (Backendless dates are milliseconds).
-    static func realTime() -> Double {
+    package static func realTime() -> Double {
         (Date().timeIntervalSince1970 * 1000).rounded(.down) / 1000
     }
 
@@ -126,7 +144,21 @@ package final class Stage {
     /// is kept unless `clearJournal`.
     package func reset(clearJournal: Bool = false) throws(StageError) {
         let journal = clearJournal ? Self.journal(options) : world.journal
+        followedRealTime = options.realTime()
         (world, session) = try Self.makeWorld(options, journal: journal)
+    }
+
+    /// Under `--clock real`, moves every app's clock (and where a new app's starts) on by the real time passed
+    /// since the last call, doing what comes due on the way; nothing under `--clock virtual`. The server calls it
+    /// before anything reads or acts on the world, so each request sees its app's clock where real time put it.
+    package func followRealTime() {
+        guard options.clockMode == .real else { return }
+        let now = options.realTime()
+        let passed = now - followedRealTime
+        followedRealTime = now
+        guard passed > 0 else { return }
+        for app in world.apps { _ = app.moveClock(to: app.clock.now + passed) }
+        world.moveClockStart(by: passed)
     }
 
     /// Every app, in the order they were created.

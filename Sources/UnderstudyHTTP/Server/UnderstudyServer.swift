@@ -17,6 +17,9 @@ package final class UnderstudyServer: Sendable {
     let routes: RouteTable<RouteHandler>
     /// Where the async paths wait for the lock and run handlers, off the threads that read requests.
     let worker = StageWorker()
+    /// How many apps the stage serves, as of the last request answered under the lock: what
+    /// `GET /_understudy/health` reports without waiting for the lock (a long Lua chunk may hold it).
+    let appCount: Atomic<Int>
     private let shuttingDown = Atomic<Bool>(false)
 
     /// Whether the server was told to stop (SIGTERM, SIGINT): pending delays then end at once.
@@ -32,7 +35,9 @@ package final class UnderstudyServer: Sendable {
     /// Builds the stage (running the setup script, if any). Throws when the script fails.
     package init(options: ServerOptions) throws(StageError) {
         self.options = options
-        stage = Mutex(try Stage(options: options))
+        let stage = try Stage(options: options)
+        appCount = Atomic(stage.apps.count)
+        self.stage = Mutex(stage)
         var routes = RouteTable<RouteHandler>()
         BackendlessRoutes.register(in: &routes)
         KiiRoutes.register(in: &routes)
@@ -48,7 +53,10 @@ package final class UnderstudyServer: Sendable {
 
     /// Runs `body` with the stage, under the lock.
     package func withStage<T: Sendable>(_ body: (Stage) throws -> T) rethrows -> T {
-        try stage.withLock { stage in try body(stage) }
+        try stage.withLock { stage in
+            stage.followRealTime()
+            return try body(stage)
+        }
     }
 
     /// The Hummingbird application (for `run`, or for HummingbirdTesting). `onReady` runs once it listens.
@@ -91,6 +99,10 @@ package final class UnderstudyServer: Sendable {
         // One reading of the path decides everything below: the guard, CORS, the route and the journal.
         let requestPath = RequestPath(request.uri.path)
         let path = requestPath.path
+        if path == ControlRoutes.healthPath, request.method == .get || request.method == .head {
+            // Before the Origin rule and the token: a health check (a container's, a CI step's) sends neither.
+            return healthReply().response
+        }
         let origin = request.headers[RequestOrigin.originHeader]
         let isControl = requestPath.isControl
         if isControl,
@@ -257,6 +269,7 @@ package final class UnderstudyServer: Sendable {
                 stage: stage, method: method, path: path, query: query, headers: headers,
                 parameters: parameters, body: bytes, json: json
             )
+            stage.followRealTime()
             if let refusal = MemoryCap.refusal(method, path: path, area: area, stage: stage) {
                 if area != .control { Self.record(refusal, exchange: exchange, stage: stage) }
                 return refusal
@@ -268,7 +281,20 @@ package final class UnderstudyServer: Sendable {
             if area == .kii { KiiUnityTransport.addStatus(to: &reply) }
             reply.encodeBody()
             if area != .control { Self.record(reply, exchange: exchange, stage: stage, since: started) }
+            appCount.store(stage.apps.count, ordering: .relaxed)
             return reply
+    }
+
+    /// `GET /_understudy/health`: 200 with the version and the number of apps. Takes no lock and needs no token,
+    /// so a health check is answered at once on either request path, even while a control chunk runs.
+    func healthReply() -> Reply {
+        var reply = Reply(body: [
+            "status": "ok", "version": .string(UnderstudyVersion.current),
+            "apps": .number(Double(appCount.load(ordering: .relaxed))),
+        ])
+        reply.headers = [("Cache-Control", "no-store")]
+        reply.encodeBody()
+        return reply
     }
 
     /// Records a request that never reached a handler, on the stage's thread.

@@ -7,7 +7,8 @@ internal import NIOHTTPTypes
 
 /// Answers the emulated apps' routes on the event loop that read the request, without handing it to Swift
 /// concurrency: the request never waits for a task to be scheduled, and its reply is written from the same thread.
-/// Everything else (the control API, the dashboard, requests with an `Origin` (CORS), chunked or oversized bodies,
+/// It also answers the health check (`GET /_understudy/health`), which needs no lock. Everything else (the rest of
+/// the control API, the dashboard, requests with an `Origin` (CORS), chunked or oversized bodies,
 /// `Expect`, `OPTIONS`/`HEAD`, paths no route matches) goes on to Hummingbird's responder unchanged, and so does
 /// every request that arrives while one handed on is still unanswered (replies leave in request order). Both ways
 /// end in `UnderstudyServer.answer`: the same handler, lock and journal. The event loop never waits for long: when
@@ -132,11 +133,11 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         }
         let uri = URI(head.path ?? "/")
         let requestPath = RequestPath(uri.path)
-        guard !requestPath.isControl else { return nil }
         let path = requestPath.path
+        guard !requestPath.isControl || path == ControlRoutes.healthPath else { return nil }
         let method = KiiUnityTransport.method(head.method, path: path, headers: fields)
         guard case .found(let entry, let parameters) = server.routes.match(method, path),
-            entry.description.area != .control
+            entry.description.area != .control || path == ControlRoutes.healthPath
         else { return nil }
         var body: [UInt8] = []
         body.reserveCapacity(expected)
@@ -144,6 +145,10 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func answer(_ reading: Reading, context: ChannelHandlerContext) {
+        if reading.path == ControlRoutes.healthPath {
+            write(server.healthReply(), close: reading.head.headerFields[.connection] == "close", context: context)
+            return
+        }
         guard let reply = server.answerWithoutWaiting(
             reading.entry, parameters: reading.parameters, method: reading.method, path: reading.path,
             query: reading.query, headers: reading.head.headerFields,
