@@ -158,7 +158,7 @@ extension ControlRoutes {
         let seconds = try numberField(request, field: "seconds", example: #"{"seconds": 3600}"#)
         let apps = try request.selectedApps()
         for app in apps { try checkClockRange(app.clock.now + seconds, of: app, field: "seconds") }
-        for app in apps { try moveClock(app, to: app.clock.now + seconds, limits: request.stage.options.limits, worldBytes: request.stage.world.appBytes) }
+        for app in apps { try moveClock(app, to: app.clock.now + seconds, limits: request.stage.options.limits, worldBytes: request.stage.heldBytes) }
         return clocks(apps)
     }
 
@@ -168,7 +168,7 @@ extension ControlRoutes {
         let now = try numberField(request, field: "now", example: #"{"now": 1893456000}"#)
         let apps = try request.selectedApps()
         for app in apps { try checkClockRange(now, of: app, field: "now") }
-        for app in apps { try moveClock(app, to: now, limits: request.stage.options.limits, worldBytes: request.stage.world.appBytes) }
+        for app in apps { try moveClock(app, to: now, limits: request.stage.options.limits, worldBytes: request.stage.heldBytes) }
         return clocks(apps)
     }
 

@@ -71,6 +71,8 @@ package final class Stage {
     package private(set) var world: ServedWorld
     /// Where the setup script, control chunks and fault predicates run.
     package private(set) var session: LiveSession
+    /// Named copies of the world (`/_understudy/snapshots`); a reset keeps them.
+    package let snapshots = SnapshotStore()
 
     package init(options: ServerOptions) throws(StageError) {
         self.options = options
@@ -127,6 +129,21 @@ package final class Stage {
     package func reset(clearJournal: Bool = false) throws(StageError) {
         let journal = clearJournal ? Self.journal(options) : world.journal
         (world, session) = try Self.makeWorld(options, journal: journal)
+    }
+
+    /// What counts against `--max-memory` beside the journal: the served apps and the snapshots.
+    package var heldBytes: Int { world.appBytes + snapshots.heldBytes }
+
+    /// Takes a snapshot of the world's apps under `name` (replacing one of that name). Answers it and whether one
+    /// was replaced.
+    package func takeSnapshot(named name: String) -> (snapshot: WorldSnapshot, replaced: Bool) {
+        let snapshot = WorldSnapshot(name: name, image: WorldImage(copying: world.apps))
+        return (snapshot, snapshots.keep(snapshot))
+    }
+
+    /// Serves the apps of a snapshot as they were when it was taken; the journal and the Lua session stay.
+    package func restore(_ snapshot: WorldSnapshot) {
+        snapshot.restore(into: world)
     }
 
     /// Every app, in the order they were created.
