@@ -109,3 +109,29 @@ extension String {
         isLowercaseASCII ? self : lowercased()
     }
 }
+
+extension BackendlessApp {
+    /// A domain method as a declaration names it: the app and the declared arguments in, the outcome out.
+    package typealias Method = @Sendable (BackendlessApp, CallArguments) throws(BackendlessError) -> Outcome
+
+    /// What `operation` performs: its faults checked with the arguments as read, then `method`.
+    static func performer(_ operation: BackendlessOperation, _ method: @escaping Method) -> Performer {
+        Performer { app, arguments in
+            guard case .backendless(let app) = app.flavoured else { preconditionFailure("\(operation.name) is a Backendless operation") }
+            try app.checkFaults(operation, arguments.faultValues)
+            return try method(app, arguments)
+        }
+    }
+
+    /// Performs `operation` with arguments given by name (the others absent), as its adapters do.
+    package func perform(_ operation: BackendlessOperation, _ given: [String: ArgumentValue]) throws(BackendlessError) -> Outcome {
+        guard let performer = operation.declaration.perform else { preconditionFailure("\(operation.name) declares no method") }
+        do {
+            return try performer.run(self, CallArguments(operation.declaration, given))
+        } catch let error as BackendlessError {
+            throw error
+        } catch {
+            throw BackendlessError(code: 8001, message: "\(error)")
+        }
+    }
+}

@@ -13,20 +13,21 @@ extension BackendlessOperation {
         let token = ArgumentDeclaration.string("token", from: .header("user-token"), "a live session's user-token")
         func declare(
             version: Int = 1, lua: String?, _ arguments: [ArgumentDeclaration] = [], routes: [RouteDeclaration] = [],
-            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false
+            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false,
+            performs method: BackendlessApp.Method? = nil
         ) -> OperationDeclaration {
             OperationDeclaration(
                 rawValue, .backendless, version: version, lua: lua, arguments: arguments, routes: routes, checks: checks,
-                result: result, answeredByAdapter: answeredByAdapter
+                result: result, answeredByAdapter: answeredByAdapter, perform: method.map { BackendlessApp.performer(self, $0) }
             )
         }
         switch self {
         case .register:
             return declare(
                 lua: "users.register", [.properties("props", optional: true, from: .body, "the new user's properties")],
-                routes: [.post("/users/register", "Register a user (or convert a guest)")],
+                routes: [.post("/users/register", "Register a user (or convert a guest)").resolving("props", .backendlessNewUserProperties)],
                 checks: [.fault, 3038, 3009, 3039, 3043, 3011, 3013, 3078, 3040, 3010, 3012, 3041, 8000, 3033, 3021], result: user
-            )
+            ) { app, a throws(BackendlessError) in .record(try app.register(a.optionalProperties("props"))) }
         case .login:
             return declare(
                 lua: "users.login",
@@ -36,17 +37,22 @@ extension BackendlessOperation {
                 ],
                 routes: [.post("/users/login", "Log in with the identity property and password")],
                 checks: [.fault, 3034, 3006, 3003, 3036, 3003, 3090, 3087, 3002, 3044], result: session
-            )
+            ) { app, a throws(BackendlessError) in
+                .record(try app.login(identity: a.optionalString("identity_value"), password: a.optionalString("password")))
+            }
         case .logout:
             return declare(
-                lua: "users.logout", [token], routes: [.get("/users/logout", "End the session of the user-token header")],
+                lua: "users.logout", [token], routes: [.get("/users/logout", "End the session of the user-token header").replying(.status(200))],
                 checks: [.fault, 3064], result: .true
-            )
+            ) { app, a throws(BackendlessError) in
+                try app.logout(token: a.string("token"))
+                return .done
+            }
         case .guestLogin:
             return declare(
                 lua: "users.guest_login", routes: [.post("/users/register/guest", "Create a guest account and log it in")],
                 checks: [.fault, 3021], result: session
-            )
+            ) { app, _ throws(BackendlessError) in .record(try app.guestLogin()) }
         case .confirmEmail:
             return declare(
                 lua: "users.confirm_email", [.string("objectId", from: .resolved("the user of the link's {token}"))],
@@ -58,7 +64,9 @@ extension BackendlessOperation {
                 lua: "users.set_status",
                 [.string("objectId", from: .none), .oneOf("status", ["ENABLED", "DISABLED"], from: .none, "what the console sets")],
                 checks: [.fault, 1000], result: user
-            )
+            ) { app, a throws(BackendlessError) in
+                .record(try app.setStatus(objectID: a.string("objectId"), to: a.string("status") == "DISABLED" ? .disabled : .enabled))
+            }
         case .isValidToken:
             return declare(
                 lua: nil, [.string("token", from: .path("userToken"))],
@@ -67,9 +75,15 @@ extension BackendlessOperation {
         case .restorePassword:
             return declare(
                 version: 2, lua: "users.restore_password", [.string("identity", from: .path("identity"), "the identity value")],
-                routes: [.get("/users/restorepassword/{identity}", "Send the password-recovery email")],
+                routes: [
+                    .get("/users/restorepassword/{identity}", "Send the password-recovery email").guarded(.liveUserToken)
+                        .resolving("identity", .backendlessIdentity(rawFallback: false)).replying(.status(200))
+                ],
                 checks: [.fault, 3101, 3020, 3075, 3025], result: .true
-            )
+            ) { app, a throws(BackendlessError) in
+                try app.restorePassword(identity: a.string("identity"))
+                return .done
+            }
         case .resetPassword:
             return declare(
                 version: 2, lua: "users.reset_password",
@@ -86,20 +100,31 @@ extension BackendlessOperation {
         case .resendConfirmation:
             return declare(
                 version: 2, lua: "users.resend_confirmation", [.string("identity", from: .path("identity"))],
-                routes: [.post("/users/resendconfirmation/{identity}", .none, "Send the confirmation email again")],
+                routes: [
+                    .post("/users/resendconfirmation/{identity}", .none, "Send the confirmation email again").guarded(.liveUserToken)
+                        .resolving("identity", .backendlessIdentity(rawFallback: true)).replying(.status(200))
+                ],
                 checks: [.fault, 3103, 3104, 3102, 3104], result: .true
-            )
+            ) { app, a throws(BackendlessError) in
+                try app.resendConfirmation(identity: a.string("identity"))
+                return .done
+            }
         case .confirmationURL:
             return declare(
                 version: 2, lua: "users.confirmation_url", [.string("identity", from: .path("identity"))],
-                routes: [.post("/users/createEmailConfirmationURL/{identity}", .none, "A new confirmation link, sent nowhere")],
+                routes: [
+                    .post("/users/createEmailConfirmationURL/{identity}", .none, "A new confirmation link, sent nowhere")
+                        .guarded(.liveUserToken).resolving("identity", .backendlessIdentity(rawFallback: true))
+                        .replying(.field("confirmationURL"))
+                ],
                 checks: [.fault, 3103, 3104, 3102, 3104], result: .value("string", "link")
-            )
+            ) { app, a throws(BackendlessError) in .text(try app.confirmationURL(identity: a.string("identity"))) }
         case .getUser:
             return declare(
                 version: 2, lua: "users.get", [.string("objectId", from: .path("objectId"))],
-                routes: [.get("/data/Users/{objectId}", "Read a user by objectId")], result: .optionalRecord("BackendlessUser")
-            )
+                routes: [.get("/data/Users/{objectId}", "Read a user by objectId").guarded(.liveUserToken).replying(.backendlessUserOrNotFound)],
+                result: .optionalRecord("BackendlessUser")
+            ) { app, a throws(BackendlessError) in .optional(try app.getUser(objectID: a.string("objectId"))) }
         case .updateUser:
             return declare(
                 version: 2, lua: "users.update",
@@ -110,12 +135,18 @@ extension BackendlessOperation {
                 ],
                 routes: [.put("/users/{objectId}", "Update the user of the user-token header")],
                 checks: [.fault, 3064, 3030, 3029, 3072, 3096, 3040, 3018, 3050, 3045, 8000], result: user
-            )
+            ) { app, a throws(BackendlessError) in
+                .record(try app.update(objectID: a.string("objectId"), properties: a.properties("props"), token: a.string("token")))
+            }
         case .deleteUser:
             return declare(
                 version: 2, lua: "users.delete", [.string("objectId", from: .path("objectId"))],
-                routes: [.delete("/data/Users/{objectId}", "Delete a user by objectId")], checks: [.fault, 1000], result: .true
-            )
+                routes: [.delete("/data/Users/{objectId}", "Delete a user by objectId").guarded(.liveUserToken).replying(.backendlessDeletionTime)],
+                checks: [.fault, 1000], result: .true
+            ) { app, a throws(BackendlessError) in
+                try app.delete(objectID: a.string("objectId"))
+                return .done
+            }
         case .registerDevice:
             return declare(
                 lua: "devices.register",
@@ -142,15 +173,18 @@ extension BackendlessOperation {
         case .getDevice:
             return declare(
                 lua: "devices.get", [.string("device_id", from: .path("deviceId"))],
-                routes: [.get("/messaging/registrations/{deviceId}", "A device's registration")],
+                routes: [.get("/messaging/registrations/{deviceId}", "A device's registration").replying(.backendlessDeviceList)],
                 result: .optionalRecord("DeviceRegistration")
-            )
+            ) { app, a throws(BackendlessError) in .optional(try app.getDevice(a.string("device_id"))) }
         case .unregisterDevice:
             return declare(
                 lua: "devices.unregister", [.string("device_id", from: .path("deviceId"))],
-                routes: [.delete("/messaging/registrations/{deviceId}", "Cancel a device's registration")],
+                routes: [.delete("/messaging/registrations/{deviceId}", "Cancel a device's registration").replying(.field("result"))],
                 checks: [.fault, 5001], result: .true
-            )
+            ) { app, a throws(BackendlessError) in
+                try app.unregisterDevice(a.string("device_id"))
+                return .done
+            }
         case .publish:
             return declare(
                 lua: "push.publish",

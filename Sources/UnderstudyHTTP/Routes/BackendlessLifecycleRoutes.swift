@@ -13,13 +13,7 @@ internal import Understudy
 enum BackendlessLifecycleRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
         table.add(BackendlessOperation.appInfo, info)
-        table.add(BackendlessOperation.restorePassword, restorePassword)
         table.add(BackendlessOperation.resetPassword, changePassword, variants: ["page": changePasswordPage])
-        table.add(BackendlessOperation.resendConfirmation, resendConfirmation)
-        table.add(BackendlessOperation.confirmationURL, confirmationURL)
-        table.add(BackendlessOperation.updateUser, updateUser)
-        table.add(BackendlessOperation.getUser, getUser)
-        table.add(BackendlessOperation.deleteUser, deleteUser)
         table.add(BackendlessOperation.userRoles, userRoles)
         table.add(BackendlessOperation.describeUsers, userClassProperties)
         table.add(BackendlessOperation.verifyPassword, verifyPassword)
@@ -131,30 +125,6 @@ enum BackendlessLifecycleRoutes {
 
     // MARK: Password recovery, confirmation
 
-    static let restorePassword: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .restorePassword) { app, exchange in
-            try caller(exchange, app)
-            try app.restorePassword(identity: try identity(exchange, app))
-            return Reply()
-        }
-    }
-
-    static let resendConfirmation: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .resendConfirmation) { app, exchange in
-            try caller(exchange, app)
-            try app.resendConfirmation(identity: try identity(exchange, app, rawFallback: true))
-            return Reply()
-        }
-    }
-
-    static let confirmationURL: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .confirmationURL) { app, exchange in
-            try caller(exchange, app)
-            let link = try app.confirmationURL(identity: try identity(exchange, app, rawFallback: true))
-            return Reply(body: ["confirmationURL": .string(link)])
-        }
-    }
-
     static let changePasswordPage: RouteHandler = { exchange in
         BackendlessRoutes.serve(&exchange, .resetPassword) { app, exchange in
             let token = exchange.parameters["token"]
@@ -193,41 +163,6 @@ enum BackendlessLifecycleRoutes {
 
     // MARK: Users
 
-    static let updateUser: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .updateUser) { app, exchange in
-            let members = try BackendlessRoutes.object(exchange) ?? []
-            var properties: [Property] = []
-            properties.reserveCapacity(members.count)
-            for member in members {
-                switch member.value {
-                case .array, .object:
-                    throw BackendlessError.unsupportedValue(member.key, kind: member.value.kindName)
-                default: properties.append(Property(member.key, member.value.value))
-                }
-            }
-            let user = try app.update(
-                objectID: exchange.parameters["objectId"], properties: properties, token: exchange.header("user-token") ?? ""
-            )
-            return Reply(body: BackendlessWire.user(user))
-        }
-    }
-
-    static let getUser: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .getUser) { app, exchange in
-            try caller(exchange, app)
-            let objectID = exchange.parameters["objectId"]
-            guard let user = try app.getUser(objectID: objectID) else { throw BackendlessError.entityNotFound(objectID) }
-            return Reply(body: BackendlessWire.user(user))
-        }
-    }
-
-    static let deleteUser: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .deleteUser) { app, exchange in
-            try caller(exchange, app)
-            try app.delete(objectID: exchange.parameters["objectId"])
-            return Reply(body: ["deletionTime": .integer(app.clock.milliseconds)])
-        }
-    }
 }
 
 extension RouteParameters {

@@ -13,15 +13,10 @@ enum BackendlessRoutes {
     static let prefix = "/{appId}/{apiKey}"
 
     static func register(in table: inout RouteTable<RouteHandler>) {
-        table.add(BackendlessOperation.register, registerUser)
-        table.add(BackendlessOperation.login, login)
-        table.add(BackendlessOperation.logout, logout)
-        table.add(BackendlessOperation.guestLogin, guestLogin)
+        table.addDeclared(BackendlessOperation.self)
         table.add(BackendlessOperation.confirmEmail, confirmEmail)
         table.add(BackendlessOperation.isValidToken, isValidToken)
         table.add(BackendlessOperation.registerDevice, registerDevice)
-        table.add(BackendlessOperation.getDevice, getDevice)
-        table.add(BackendlessOperation.unregisterDevice, unregisterDevice)
         BackendlessPushRoutes.register(in: &table)
         BackendlessLifecycleRoutes.register(in: &table)
         BackendlessOAuthRoutes.register(in: &table)
@@ -76,39 +71,6 @@ enum BackendlessRoutes {
     }
 
     // MARK: Users
-
-    static let registerUser: RouteHandler = { exchange in
-        serve(&exchange, .register) { app, exchange in
-            guard let members = try object(exchange) else { return Reply(body: BackendlessWire.user(try app.register(nil))) }
-            var properties: [Property] = []
-            properties.reserveCapacity(members.count)
-            for member in members { properties.append(Property(member.key, try propertyValue(member))) }
-            return Reply(body: BackendlessWire.user(try app.register(properties)))
-        }
-    }
-
-    static let login: RouteHandler = { exchange in
-        serve(&exchange, .login) { app, exchange in
-            let body = try object(exchange).map(JSON.object)
-            let session = try app.login(identity: text(body?["login"]), password: text(body?["password"]))
-            return Reply(body: BackendlessWire.user(session.user, token: session.token))
-        }
-    }
-
-    static let logout: RouteHandler = { exchange in
-        serve(&exchange, .logout) { app, exchange in
-            try app.logout(token: exchange.header("user-token") ?? "")
-            return Reply()
-        }
-    }
-
-    static let guestLogin: RouteHandler = { exchange in
-        serve(&exchange, .guestLogin) { app, exchange in
-            _ = try object(exchange)
-            let session = try app.guestLogin()
-            return Reply(body: BackendlessWire.user(session.user, token: session.token))
-        }
-    }
 
     static let confirmEmail: RouteHandler = { exchange in
         serve(&exchange, .confirmEmail) { app, exchange in
@@ -180,17 +142,4 @@ enum BackendlessRoutes {
         }
     }
 
-    static let getDevice: RouteHandler = { exchange in
-        serve(&exchange, .getDevice) { app, exchange in
-            guard let registration = try app.getDevice(exchange.parameters["deviceId"]) else { throw BackendlessError.catalogue(5000) }
-            return Reply(body: [BackendlessWire.device(registration)])
-        }
-    }
-
-    static let unregisterDevice: RouteHandler = { exchange in
-        serve(&exchange, .unregisterDevice) { app, exchange in
-            try app.unregisterDevice(exchange.parameters["deviceId"])
-            return Reply(body: ["result": true])
-        }
-    }
 }

@@ -36,25 +36,16 @@ enum BackendlessBindings {
         ]
     )
 
-    /// The binding of each operation scenarios can call; nil for those only HTTP reaches.
+    /// The hand-written binding of each operation scenarios can call whose declaration names no domain method;
+    /// nil for those only HTTP reaches and those `OperationAdapter` serves.
     static func binding(for operation: BackendlessOperation) -> us_swift_fn? {
         switch operation {
-        case .register: return register
-        case .login: return login
-        case .logout: return logout
-        case .guestLogin: return guestLogin
+        case .register, .login, .logout, .guestLogin, .setStatus, .getUser, .restorePassword, .resendConfirmation,
+            .confirmationURL, .updateUser, .deleteUser, .getDevice, .unregisterDevice:
+            return nil
         case .confirmEmail: return confirmEmail
-        case .setStatus: return setStatus
-        case .getUser: return BackendlessLifecycleBindings.get
-        case .restorePassword: return BackendlessLifecycleBindings.restorePassword
         case .resetPassword: return BackendlessLifecycleBindings.resetPassword
-        case .resendConfirmation: return BackendlessLifecycleBindings.resendConfirmation
-        case .confirmationURL: return BackendlessLifecycleBindings.confirmationURL
-        case .updateUser: return BackendlessLifecycleBindings.update
-        case .deleteUser: return BackendlessLifecycleBindings.delete
         case .registerDevice: return registerDevice
-        case .getDevice: return getDevice
-        case .unregisterDevice: return unregisterDevice
         case .publish: return BackendlessPushBindings.publish
         case .messageStatus: return BackendlessPushBindings.status
         case .cancelMessage: return BackendlessPushBindings.cancel
@@ -74,56 +65,11 @@ enum BackendlessBindings {
 
     // MARK: users
 
-    static let register: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.register) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: BackendlessOperation.register)
-            let app = try call.backendless()
-            let properties = arguments.optionalProperties("props")
-            return call.answer { () throws(BackendlessError) in try app.register(properties) }
-        }
-    }
-
-    static let login: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.login) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: BackendlessOperation.login)
-            let app = try call.backendless()
-            let identity = arguments.optionalString("identity_value")
-            let password = arguments.optionalString("password")
-            return call.answer { () throws(BackendlessError) in try app.login(identity: identity, password: password) }
-        }
-    }
-
-    static let logout: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.logout) { call throws(LuaMisuse) in
-            let token = try call.arguments(of: BackendlessOperation.logout).string("token")
-            let app = try call.backendless()
-            return call.answerTrue { () throws(BackendlessError) in try app.logout(token: token) }
-        }
-    }
-
-    static let guestLogin: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.guestLogin) { call throws(LuaMisuse) in
-            _ = try call.arguments(of: BackendlessOperation.guestLogin)
-            let app = try call.backendless()
-            return call.answer { () throws(BackendlessError) in try app.guestLogin() }
-        }
-    }
-
     static let confirmEmail: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.confirmEmail) { call throws(LuaMisuse) in
             let objectID = try call.arguments(of: BackendlessOperation.confirmEmail).string("objectId")
             let app = try call.backendless()
             return call.answer { () throws(BackendlessError) in try app.confirmEmail(objectIDOrLink: objectID) }
-        }
-    }
-
-    static let setStatus: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.setStatus) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: BackendlessOperation.setStatus)
-            let app = try call.backendless()
-            let objectID = arguments.string("objectId")
-            let status: UserStatus = arguments.string("status") == "DISABLED" ? .disabled : .enabled
-            return call.answer { () throws(BackendlessError) in try app.setStatus(objectID: objectID, to: status) }
         }
     }
 
@@ -183,22 +129,6 @@ enum BackendlessBindings {
                     token: token, deviceID: deviceID, os: os, osVersion: osVersion, channels: channels, expiration: expiration
                 )
             }
-        }
-    }
-
-    static let getDevice: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.getDevice) { call throws(LuaMisuse) in
-            let deviceID = try call.arguments(of: BackendlessOperation.getDevice).string("device_id")
-            let app = try call.backendless()
-            return call.answer(optional: { () throws(BackendlessError) in try app.getDevice(deviceID) })
-        }
-    }
-
-    static let unregisterDevice: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.unregisterDevice) { call throws(LuaMisuse) in
-            let deviceID = try call.arguments(of: BackendlessOperation.unregisterDevice).string("device_id")
-            let app = try call.backendless()
-            return call.answerTrue { () throws(BackendlessError) in try app.unregisterDevice(deviceID) }
         }
     }
 

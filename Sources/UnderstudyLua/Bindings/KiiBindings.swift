@@ -31,18 +31,14 @@ enum KiiBindings {
         helpers: [("users.find", find), ("users.count", SharedBindings.usersCount), ("users.all", SharedBindings.usersAll), ("users.seed", seed)]
     )
 
-    /// The binding of each operation scenarios can call; nil for those only HTTP reaches.
+    /// The hand-written binding of each operation scenarios can call whose declaration names no domain method;
+    /// nil for those only HTTP reaches and those `OperationAdapter` serves.
     static func binding(for operation: KiiOperation) -> us_swift_fn? {
         switch operation {
         case .register: return register
         case .login: return login
-        case .verifyEmail: return verifyEmail
-        case .verifyPhone: return verifyPhone
         case .changeEmail: return changeEmail
-        case .changePhone: return changePhone
         case .getUser: return get
-        case .resendEmailVerification: return resendEmail
-        case .resendPhoneVerification: return resendPhone
         case .requestPasswordReset: return KiiLifecycleBindings.requestPasswordReset
         case .completePasswordReset: return KiiLifecycleBindings.completePasswordReset
         case .openResetLink: return KiiLifecycleBindings.openResetLink
@@ -50,7 +46,6 @@ enum KiiBindings {
         case .updateUser: return KiiLifecycleBindings.update
         case .deleteUser: return KiiLifecycleBindings.delete
         case .setDisabled: return KiiLifecycleBindings.setDisabled
-        case .me: return KiiLifecycleBindings.me
         case .registerInstallation: return KiiInstallationBindings.register
         case .getInstallation: return KiiInstallationBindings.get
         case .listInstallations: return KiiInstallationBindings.list
@@ -66,6 +61,7 @@ enum KiiBindings {
         case .isSubscribed: return KiiTopicBindings.isSubscribed
         case .sendToTopic: return KiiTopicBindings.send
         case .userStatus, .mqttEndpoint, .topicExists: return nil
+        case .verifyEmail, .verifyPhone, .changePhone, .resendEmailVerification, .resendPhoneVerification, .me: return nil
         }
     }
 
@@ -120,41 +116,8 @@ enum KiiBindings {
         }
     }
 
-    static let verifyEmail: us_swift_fn = { L in
-        userCall(L, .verifyEmail, "code") { app, userID, code, _ throws(KiiError) in try app.verifyEmail(userID: userID, code: code) }
-    }
-
-    static let verifyPhone: us_swift_fn = { L in
-        userCall(L, .verifyPhone, "code") { app, userID, code, _ throws(KiiError) in try app.verifyPhone(userID: userID, code: code) }
-    }
-
     static let changeEmail: us_swift_fn = { L in
         userCall(L, .changeEmail, "email") { app, userID, email, _ throws(KiiError) in try app.changeEmail(userID: userID, email: email) }
-    }
-
-    static let changePhone: us_swift_fn = { L in
-        userCall(L, .changePhone, "phone", third: "country") { app, userID, phone, country throws(KiiError) in
-            try app.changePhone(userID: userID, phone: phone, country: country)
-        }
-    }
-
-    /// The shape of calls on one user that answer `true`.
-    private static func userAction(
-        _ L: OpaquePointer?, _ operation: KiiOperation, _ action: @escaping (KiiApp, String) throws(KiiError) -> Void
-    ) -> Int32 {
-        LuaCall.run(L, operation) { call throws(LuaMisuse) in
-            let userID = try call.arguments(of: operation).string("userID")
-            let app = try call.kii()
-            return call.answerTrue { () throws(KiiError) in try action(app, userID) }
-        }
-    }
-
-    static let resendEmail: us_swift_fn = { L in
-        userAction(L, .resendEmailVerification) { app, userID throws(KiiError) in try app.resendEmailVerification(userID: userID) }
-    }
-
-    static let resendPhone: us_swift_fn = { L in
-        userAction(L, .resendPhoneVerification) { app, userID throws(KiiError) in try app.resendPhoneVerification(userID: userID) }
     }
 
     static let find: us_swift_fn = { L in
