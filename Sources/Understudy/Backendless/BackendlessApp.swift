@@ -116,7 +116,7 @@ extension BackendlessApp {
 
     /// What `operation` performs: its faults checked with the arguments as read, then `method`.
     static func performer(_ operation: BackendlessOperation, _ method: @escaping Method) -> Performer {
-        Performer { app, arguments in
+        Performer { app, arguments, _ in
             guard case .backendless(let app) = app.flavoured else { preconditionFailure("\(operation.name) is a Backendless operation") }
             try app.checkFaults(operation, arguments.faultValues)
             return try method(app, arguments)
@@ -127,7 +127,7 @@ extension BackendlessApp {
     package func perform(_ operation: BackendlessOperation, _ given: [String: ArgumentValue]) throws(BackendlessError) -> Outcome {
         guard let performer = operation.declaration.perform else { preconditionFailure("\(operation.name) declares no method") }
         do {
-            return try performer.run(self, CallArguments(operation.declaration, given))
+            return try performer.run(self, CallArguments(operation.declaration, given), Unlimited())
         } catch let error as BackendlessError {
             throw error
         } catch {

@@ -130,11 +130,35 @@ package enum Outcome {
 /// flavour's declarations build it from a typed closure (`BackendlessApp`, `throws(BackendlessError)`); it checks
 /// the operation's faults first, with the arguments as read, so no domain method repeats them.
 package struct Performer: Sendable {
-    package let run: @Sendable (any EmulatedApp, CallArguments) throws -> Outcome
+    package let run: @Sendable (any EmulatedApp, CallArguments, any CallLimits) throws -> Outcome
 
-    package init(_ run: @escaping @Sendable (any EmulatedApp, CallArguments) throws -> Outcome) {
+    package init(_ run: @escaping @Sendable (any EmulatedApp, CallArguments, any CallLimits) throws -> Outcome) {
         self.run = run
     }
+}
+
+/// What an adapter lets one call spend. The Lua bridge charges a scenario's instruction budget and memory cap
+/// (`users.seed`, a clock move that delivers scheduled pushes); over HTTP a call spends what it needs.
+package protocol CallLimits {
+    /// Asked before a clock move delivers a firing of `pushes` pushes: false stops the move there.
+    func allowFiring(pushes: Int) -> Bool
+    /// Charges work about to be done: `instructions`, and `users` new users holding `bytesPerUser` each. Throws
+    /// when a limit is spent, so the work is never done.
+    func charge(instructions: Int64, users: Int, bytesPerUser: Int) throws(CallMisuse)
+}
+
+/// No limits: what a call spends over HTTP.
+package struct Unlimited: CallLimits {
+    package init() {}
+    package func allowFiring(pushes: Int) -> Bool { true }
+    package func charge(instructions: Int64, users: Int, bytesPerUser: Int) throws(CallMisuse) {}
+}
+
+/// A call made wrongly (a console call's argument out of range): raised to the scenario as API misuse, with the
+/// call's name before the message.
+package struct CallMisuse: Error, Sendable {
+    package var message: String
+    package init(_ message: String) { self.message = message }
 }
 
 /// A check a route makes before it reads its arguments, that no argument carries.

@@ -178,7 +178,7 @@ extension KiiApp {
 
     /// What `operation` performs: its faults checked with the arguments as read, then `method`.
     static func performer(_ operation: KiiOperation, _ method: @escaping Method) -> Performer {
-        Performer { app, arguments in
+        Performer { app, arguments, _ in
             guard case .kii(let app) = app.flavoured else { preconditionFailure("\(operation.name) is a Kii operation") }
             try app.checkFaults(operation, arguments.faultValues)
             return try method(app, arguments)
@@ -189,7 +189,7 @@ extension KiiApp {
     package func perform(_ operation: KiiOperation, _ given: [String: ArgumentValue]) throws(KiiError) -> Outcome {
         guard let performer = operation.declaration.perform else { preconditionFailure("\(operation.name) declares no method") }
         do {
-            return try performer.run(self, CallArguments(operation.declaration, given))
+            return try performer.run(self, CallArguments(operation.declaration, given), Unlimited())
         } catch let error as KiiError {
             throw error
         } catch {

@@ -263,9 +263,9 @@ function Outbox.sms(to) end
 ---@return SMS|nil
 function Outbox.last_sms(to) end
 
----@param device_id? string Backendless: only the pushes to this device; Kii: to this installation
+---@param recipient? string only the pushes delivered to it: a Backendless device_id, a Kii installation_id or user
 ---@return Push[]
-function Outbox.pushes(device_id) end
+function Outbox.pushes(recipient) end
 
 ---@return true
 function Outbox.clear() end
@@ -284,10 +284,10 @@ function Fault:remove() end
 ---@class Faults
 local Faults = {}
 
----Makes the next matching calls of `spec.op` fail with that error, exactly as a real one would (`nil, err`).
----@param spec FaultSpec
+---Makes the next matching calls of `fault.op` fail with that error, exactly as a real one would (`nil, err`).
+---@param fault FaultSpec
 ---@return Fault
-function Faults.inject(spec) end
+function Faults.inject(fault) end
 
 ---@return true
 function Faults.clear() end

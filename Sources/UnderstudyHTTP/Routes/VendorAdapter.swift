@@ -44,7 +44,7 @@ enum VendorAdapter {
         // A route that takes JSON refuses a body it cannot read even when no argument comes from it.
         if route.body == .json { _ = try request.body() }
         let arguments = CallArguments(names: declaration.argumentNames, values: values)
-        let outcome = try performer.run(app, arguments)
+        let outcome = try performer.run(app, arguments, Unlimited())
         return try VendorPresenters.reply(outcome, route.reply, app, arguments, exchange)
     }
 

@@ -1,4 +1,4 @@
-package import HTTPTypes
+internal import HTTPTypes
 internal import Understudy
 
 /// Adding the vendors' routes from the operations' declarations: each declared route (method, path, body,

@@ -26,15 +26,18 @@ enum BackendlessBindings {
     }
 
     /// The app table's functions: every operation's binding at its declared Lua path, and the helpers.
-    static let functions = BindingTree(
-        BackendlessOperation.self, binding: binding(for:),
-        helpers: [
-            ("users.find", find), ("users.count", SharedBindings.usersCount), ("users.all", SharedBindings.usersAll), ("users.seed", seed),
-            ("channels.list", listChannels), ("channels.devices", channelDevices),
-            ("oauth.account", BackendlessOAuthBindings.account),
-            ("push.templates.define", BackendlessPushBindings.defineTemplate),
-        ]
-    )
+    static let functions = BindingTree(BackendlessOperation.self, binding: binding(for:), console: console(for:))
+
+    /// The hand-written binding of each console call whose declaration names no domain method (why: beside each).
+    static func console(for call: ConsoleCall) -> us_swift_fn? {
+        switch call {
+        case .faultsInject: return SharedBindings.faultsInject
+        case .faultsList: return SharedBindings.faultsList
+        case .oauthAccount: return BackendlessOAuthBindings.account
+        case .pushTemplatesDefine: return BackendlessPushBindings.defineTemplate
+        default: return nil
+        }
+    }
 
     /// The hand-written binding of each operation scenarios can call whose declaration names no domain method;
     /// nil for those only HTTP reaches and those `OperationAdapter` serves.
@@ -73,39 +76,7 @@ enum BackendlessBindings {
         }
     }
 
-    static let find: us_swift_fn = { L in
-        LuaCall.run(L, "users.find") { call throws(LuaMisuse) in
-            let app = try call.backendless()
-            let identity = try call.string(1, "identity_value")
-            if let user = app.find(identity: identity) { push(call.L, user) } else { lua_pushnil(call.L) }
-            return 1
-        }
-    }
 
-
-
-    /// `users.seed{ count = N, start = 1, status = "ENABLED", email = "user%d@example.com", password = "..." }`
-    static let seed: us_swift_fn = { L in
-        LuaCall.run(L, "users.seed") { call throws(LuaMisuse) in
-            let app = try call.backendless()
-            try call.table(1, "template")
-            let (count, start, status, template) = try call.seedTemplate(1)
-            let userStatus: UserStatus
-            switch status {
-            case nil, "ENABLED"?: userStatus = .enabled
-            case "DISABLED"?: userStatus = .disabled
-            case "EMAIL_CONFIRMATION_PENDING"?: userStatus = .emailConfirmationPending
-            case let other?: throw LuaMisuse("template.status must be ENABLED, DISABLED or EMAIL_CONFIRMATION_PENDING, got \"\(other)\"")
-            }
-            try call.charge(instructions: Int64(count) * 20, users: count, bytesPerUser: HeldBytes.perUser + HeldBytes.of(template))
-            do throws(BackendlessError) {
-                lua_pushinteger(call.L, lua_Integer(try app.seedUsers(count: count, template: template, start: start, status: userStatus)))
-                return 1
-            } catch {
-                return call.fail(error)
-            }
-        }
-    }
 
     // MARK: devices, channels, push
 
@@ -132,20 +103,4 @@ enum BackendlessBindings {
         }
     }
 
-    static let listChannels: us_swift_fn = { L in
-        LuaCall.run(L, "channels.list") { call throws(LuaMisuse) in
-            let app = try call.backendless()
-            LuaValues.push(call.L, strings: app.channelNames)
-            return 1
-        }
-    }
-
-    static let channelDevices: us_swift_fn = { L in
-        LuaCall.run(L, "channels.devices") { call throws(LuaMisuse) in
-            let app = try call.backendless()
-            let name = try call.string(1, "channel")
-            LuaValues.push(call.L, strings: app.devices(onChannel: name))
-            return 1
-        }
-    }
 }

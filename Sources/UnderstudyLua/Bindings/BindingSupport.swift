@@ -36,20 +36,26 @@ struct BindingTree {
 
     /// The functions of every operation of `Op` that scenarios can call, then `helpers`. `binding` is the
     /// flavour's exhaustive switch: an operation declared with a Lua path and no domain method must have one.
-    init<Op: Operation>(_: Op.Type, binding: (Op) -> us_swift_fn?, helpers: [(String, us_swift_fn)] = []) {
+    init<Op: Operation>(_: Op.Type, binding: (Op) -> us_swift_fn?, console: (ConsoleCall) -> us_swift_fn?) {
         for operation in Op.allCases {
-            let declaration = operation.declaration
-            guard let path = declaration.lua else { continue }
-            if let index = OperationAdapter.index(of: declaration) {
-                add(path, .operation(index))
-                continue
-            }
-            guard let fn = binding(operation) else {
-                preconditionFailure("\(Op.flavour.rawValue) \(operation.name) is declared at \(path) but has no binding")
-            }
-            add(path, .binding(fn))
+            add(operation.declaration, binding(operation))
         }
-        for (path, fn) in helpers { add(path, .binding(fn)) }
+        for call in ConsoleCall.allCases where !call.isModuleCall && call.flavours.contains(Op.flavour) {
+            add(call.declaration(for: Op.flavour), console(call))
+        }
+    }
+
+    /// Adds a declared call at its Lua path: the adapter when it names its domain method, else `binding`.
+    private mutating func add(_ declaration: OperationDeclaration, _ binding: us_swift_fn?) {
+        guard let path = declaration.lua else { return }
+        if let index = OperationAdapter.index(of: declaration) {
+            add(path, .operation(index))
+            return
+        }
+        guard let fn = binding else {
+            preconditionFailure("\(declaration.flavour.rawValue) \(declaration.name) is declared at \(path) but has no binding")
+        }
+        add(path, .binding(fn))
     }
 
     /// Adds `fn` at a dotted path (`users.find`).

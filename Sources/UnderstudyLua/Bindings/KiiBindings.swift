@@ -26,10 +26,16 @@ enum KiiBindings {
     }
 
     /// The app table's functions: every operation's binding at its declared Lua path, and the helpers.
-    static let functions = BindingTree(
-        KiiOperation.self, binding: binding(for:),
-        helpers: [("users.find", find), ("users.count", SharedBindings.usersCount), ("users.all", SharedBindings.usersAll), ("users.seed", seed)]
-    )
+    static let functions = BindingTree(KiiOperation.self, binding: binding(for:), console: console(for:))
+
+    /// The hand-written binding of each console call whose declaration names no domain method.
+    static func console(for call: ConsoleCall) -> us_swift_fn? {
+        switch call {
+        case .faultsInject: return SharedBindings.faultsInject
+        case .faultsList: return SharedBindings.faultsList
+        default: return nil
+        }
+    }
 
     /// The hand-written binding of each operation scenarios can call whose declaration names no domain method;
     /// nil for those only HTTP reaches and those `OperationAdapter` serves.
@@ -69,12 +75,6 @@ enum KiiBindings {
     static func push(_ L: OpaquePointer, _ record: some Presentable) {
         LuaRecordWriter.push(L, record)
     }
-
-    /// The fields of a registration table, as `users.register` declares them (a seeding template takes them too).
-    static let registrationFields: [String] = {
-        guard case .table(_, let fields)? = KiiOperation.register.declaration.arguments.first?.type else { return [] }
-        return fields.map(\.name)
-    }()
 
     static let register: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.register) { call throws(LuaMisuse) in
@@ -120,15 +120,6 @@ enum KiiBindings {
         userCall(L, .changeEmail, "email") { app, userID, email, _ throws(KiiError) in try app.changeEmail(userID: userID, email: email) }
     }
 
-    static let find: us_swift_fn = { L in
-        LuaCall.run(L, "users.find") { call throws(LuaMisuse) in
-            let app = try call.kii()
-            let identifier = try call.string(1, "identifier")
-            if let user = app.find(identifier: identifier) { push(call.L, user) } else { lua_pushnil(call.L) }
-            return 1
-        }
-    }
-
     static let get: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.getUser) { call throws(LuaMisuse) in
             let userID = try call.arguments(of: KiiOperation.getUser).string("userID")
@@ -139,24 +130,4 @@ enum KiiBindings {
 
 
 
-    static let seed: us_swift_fn = { L in
-        LuaCall.run(L, "users.seed") { call throws(LuaMisuse) in
-            let app = try call.kii()
-            try call.table(1, "template")
-            let (count, start, status, template) = try call.seedTemplate(1)
-            if status != nil { throw LuaMisuse("template.status is not a Kii setting (seeded Kii users are verified)") }
-            for property in template where !registrationFields.contains(property.name) {
-                throw LuaMisuse(
-                    "unknown field '\(property.name)' in the template (known: count, start, \(registrationFields.joined(separator: ", ")))"
-                )
-            }
-            try call.charge(instructions: Int64(count) * 20, users: count, bytesPerUser: HeldBytes.perUser + HeldBytes.of(template))
-            do throws(KiiError) {
-                lua_pushinteger(call.L, lua_Integer(try app.seedUsers(count: count, template: template, start: start)))
-                return 1
-            } catch {
-                return call.fail(error)
-            }
-        }
-    }
 }
