@@ -145,7 +145,11 @@ extension BackendlessApp {
         guard let session = Identifier128(parsing: token), let caller = sessions[session] else { throw .unknownToken(token) }
         guard let id = Identifier128(parsing: objectID), let user = users[id] else { throw .unknownUserID(objectID) }
         guard caller === user else { throw .catalogue(3029) }
+        return try applyUpdate(to: user, properties)
+    }
 
+    /// `users.update`'s checks from 3072 on, then the change: shared with `data.users.save`.
+    func applyUpdate(to user: StoredUser, _ properties: [Property]) throws(BackendlessError) -> BackendlessUser {
         let changes = properties.filter { !Self.ignoredOnUpdate.contains($0.name) }
         let identity = settings.identity
         if user.isSocial { try checkSocialUpdate(of: user, changes) }
@@ -190,6 +194,7 @@ extension BackendlessApp {
             identityIndex[newIdentityKey] = user
         }
         userBytes += HeldBytes.of(stored) - HeldBytes.of(user.properties)
+        noteColumns(stored)
         user.properties = stored
         if case .string(let text)? = password { user.password = PasswordHash(password: text, generator: &random) }
         user.updated = clock.milliseconds
@@ -204,6 +209,7 @@ extension BackendlessApp {
             throw .entityNotFound(objectID)
         }
         if user.status == .guest { guestCount -= 1 }
+        user.isDeleted = true
         userBytes -= HeldBytes.perUser + HeldBytes.of(user.properties)
         if let value = user.properties[named: settings.identity], let key = identityKey(value), identityIndex[key] === user {
             identityIndex[key] = nil
@@ -212,6 +218,7 @@ extension BackendlessApp {
         user.sessions.removeAll()
         if !confirmationTokens.isEmpty { confirmationTokens.removeAll { $1 == id } }
         if !recoveryLinks.isEmpty { recoveryLinks = recoveryLinks.filter { $0.value.user != id } }
+        roles.assignments[id] = nil
     }
 
     /// A social user's update (contract version 3): 3072 for any `password` (null aside), then 3096 for an

@@ -39,6 +39,7 @@ extension BackendlessApp {
             userBytes += HeldBytes.perUser + HeldBytes.of(user.properties)
         }
         identityIndex[registration.identityKey] = user
+        noteColumns(user.properties)
         if status == .emailConfirmationPending, case .string(let address)? = registration.properties[named: "email"] {
             sendConfirmation(to: address, for: user)
         }
@@ -158,6 +159,7 @@ extension BackendlessApp {
         let sharedHash = expander.passwordVaries ? nil : PasswordHash(password: first.password, generator: &random)
         let seeded = SeededUsers(template: template, identity: settings.identity)
         let created = clock.milliseconds
+        noteColumns(first.properties)
         users.reserveCapacity(users.count + count)
         registrationOrder.reserveCapacity(registrationOrder.count + count)
         identityIndex.reserveCapacity(identityIndex.count + count)

@@ -29,6 +29,10 @@ package final class BackendlessApp: EmulatedApp {
     /// What the users hold (`HeldBytes`: each user and its properties), kept as users are added, changed and
     /// deleted; the memory cap counts it.
     package internal(set) var userBytes = 0
+    /// Every dynamic property any user has held, with the type of its first non-null value (`users.describe`).
+    var heldColumns: [String: UsersColumn.ColumnType?] = [:]
+    /// Custom roles and who holds them (`BackendlessApp+Roles.swift`).
+    var roles = RoleDirectory()
     /// OAuth provider accounts and the users they registered (`BackendlessApp+OAuth.swift`).
     var oauth = OAuthDirectory()
     /// Push device registrations and channels.

@@ -11,6 +11,20 @@ extension BackendlessOperation {
         let user = ResultKind.record("BackendlessUser", "user")
         let session = ResultKind.record("BackendlessSession", "session")
         let token = ArgumentDeclaration.string("token", from: .header("user-token"), "a live session's user-token")
+        let key = ArgumentDeclaration.oneOf(
+            "key", ["rest", "cloudcode"], optional: true, from: .resolved("the API key of the path"),
+            "the API key the call is made with: \"rest\" (the default, any client key) or \"cloudcode\""
+        )
+        let queryFields: [ArgumentDeclaration] = [
+            .string("where", optional: true, from: .bodyField("where"), "a where clause"),
+            ArgumentDeclaration("page_size", .integer, optional: true, from: .bodyField("pageSize"), "1-100, default 10"),
+            ArgumentDeclaration("offset", .integer, optional: true, from: .bodyField("offset"), "≥ 0, default 0"),
+            ArgumentDeclaration("sort_by", .any, optional: true, from: .bodyField("sortBy"), "\"column\", \"column asc\", \"column desc\", or a list of them"),
+            ArgumentDeclaration("properties", .strings, optional: true, from: .bodyField("props"), "the columns each record keeps (\"*\": all)"),
+            ArgumentDeclaration("exclude_properties", .strings, optional: true, from: .bodyField("excludeProps"), "columns left out"),
+            .boolean("distinct", optional: true, from: .bodyField("distinct"), "equal records once"),
+        ]
+        let query = ArgumentDeclaration.table("query", "DataQuery", fields: queryFields, optional: true, from: .body, "the query")
         func declare(
             version: Int = 1, lua: String?, _ arguments: [ArgumentDeclaration] = [], routes: [RouteDeclaration] = [],
             checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false,
@@ -35,7 +49,7 @@ extension BackendlessOperation {
                     .string("identity_value", optional: true, from: .bodyField("login"), "the value of the identity property"),
                     .string("password", optional: true, from: .bodyField("password")),
                 ],
-                routes: [.post("/users/login", "Log in with the identity property and password")],
+                routes: [.post("/users/login", "Log in with the identity property and password (with objectId and no login: users.login_by_id)", variant: "by_id")],
                 checks: [.fault, 3034, 3006, 3003, 3036, 3003, 3090, 3087, 3002, 3044], result: session
             ) { app, a throws(BackendlessError) in
                 .record(try app.login(identity: a.optionalString("identity_value"), password: a.optionalString("password")))
@@ -122,7 +136,10 @@ extension BackendlessOperation {
         case .getUser:
             return declare(
                 version: 2, lua: "users.get", [.string("objectId", from: .path("objectId"))],
-                routes: [.get("/data/Users/{objectId}", "Read a user by objectId").guarded(.liveUserToken).replying(.backendlessUserOrNotFound)],
+                routes: [
+                    .get("/data/Users/{objectId}", "Read a user by objectId (with props / excludeProps: the Data service's record, contract v4)", variant: "projection")
+                        .guarded(.liveUserToken).replying(.backendlessUserOrNotFound)
+                ],
                 result: .optionalRecord("BackendlessUser")
             ) { app, a throws(BackendlessError) in .optional(try app.getUser(objectID: a.string("objectId"))) }
         case .updateUser:
@@ -302,8 +319,118 @@ extension BackendlessOperation {
             )
         case .describeUsers:
             return declare(
-                version: 2, lua: nil, routes: [.get("/users/userclassprops", "The columns of the Users table")], result: .http,
-                answeredByAdapter: true
+                version: 4, lua: "users.describe", routes: [.get("/users/userclassprops", "The columns of the Users table (password included)")],
+                result: .value("UsersColumn[]", "columns")
+            )
+        case .loginByID:
+            return declare(
+                version: 4, lua: "users.login_by_id",
+                [.string("objectId", from: .bodyField("objectId")), key],
+                checks: [.fault, 2014, 3034, 3057, 3036, 3090, 3087, 3002, 3044], result: session
+            )
+        case .updateStatus:
+            return declare(
+                version: 4, lua: "users.update_status",
+                [.string("objectId", from: .path("objectId")), .oneOf("status", ["ENABLED", "DISABLED"], from: .bodyField("userStatus")), key],
+                routes: [.put("/users/{objectId}/status", "Enable or disable a user (CloudCode key only: 3054)")],
+                checks: [.fault, 3054, 1000, 3085, 3086], result: user
+            )
+        case .assignRole:
+            return declare(
+                version: 4, lua: "roles.assign",
+                [
+                    .string("identity", from: .bodyField("user"), "the identity value or the objectId"),
+                    .string("role", from: .bodyField("roleName")), key,
+                ],
+                routes: [.post("/users/assignRole", "Assign a custom role to a user (CloudCode key only: 2011)")],
+                checks: [.fault, 2011, 2005, 2007, 3057], result: .true
+            )
+        case .unassignRole:
+            return declare(
+                version: 4, lua: "roles.unassign",
+                [
+                    .string("identity", from: .bodyField("user"), "the identity value or the objectId"),
+                    .string("role", from: .bodyField("roleName")), key,
+                ],
+                routes: [.post("/users/unassignRole", "Unassign a custom role from a user (CloudCode key only: 2011)")],
+                checks: [.fault, 2011, 2005, 2008, 3057], result: .true
+            )
+        case .rolesOf:
+            return declare(
+                version: 4, lua: "roles.of", [.string("objectId", from: .path("objectId")), key],
+                routes: [.get("/users/userroles/{objectId}", "A user's roles, system then custom (CloudCode key only: 3081)")],
+                checks: [.fault, 3081, 3057], result: .value("string[]", "roles")
+            )
+        case .roleUsers:
+            return declare(
+                version: 4, lua: "roles.users",
+                [
+                    .string("role", from: .path("roleName"), "a custom role"),
+                    .table(
+                        "options", "RoleUsersOptions",
+                        fields: [
+                            .boolean("load_roles", optional: true, from: .query("loadRoles"), "each record also gets roles: its custom roles"),
+                            ArgumentDeclaration("query", .table("DataQuery", fields: queryFields), optional: true, from: .resolved("the Data service's query parameters"), "as data.users.find's"),
+                        ],
+                        optional: true, from: .none
+                    ),
+                ],
+                routes: [.get("/users/role/{roleName}", "The users holding a custom role, as Data service records (loadRoles, the Data service's query parameters)")],
+                checks: [.fault, 2005, 2003, 19000, 1006], result: .value("DataRecord[]", "records")
+            )
+        case .dataSave:
+            return declare(
+                version: 4, lua: "data.users.save",
+                [
+                    .properties("record", from: .body, "without objectId: a new user (as users.register); with one: the changes"),
+                    .string("token", optional: true, from: .header("user-token"), "a live session's user-token: then only its user may be changed"),
+                ],
+                routes: [
+                    .put("/data/{table}", "Save a Users record: create, or update by the body's objectId (the JS SDK's save)"),
+                    .post("/data/{table}", "Create a Users record (registers a user)"),
+                    .put("/data/{table}/{objectId}", "Update a Users record", sources: ["record": .resolved("the body, with objectId from the path's {objectId}")]),
+                ],
+                checks: [.fault, 3064, 1000, 3029], result: .record("DataRecord", "record")
+            )
+        case .dataFind:
+            return declare(
+                version: 4, lua: "data.users.find", [query],
+                routes: [
+                    .get("/data/{table}", "Find Users records (where, pageSize, offset, sortBy, props, excludeProps, distinct)", sources: ["query": .resolved("the query parameters")]),
+                    .post("/data/{table}/find", "Find Users records (the JS SDK's body: where, pageSize, offset, sortBy, props, excludeProps, distinct)"),
+                ],
+                checks: [.fault, 19000, 1006], result: .value("DataRecord[]", "records")
+            )
+        case .dataFindFirst:
+            return declare(
+                version: 4, lua: "data.users.find_first", [query],
+                routes: [.get("/data/Users/first", "The first Users record in find's order (1010 when there is none)", sources: ["query": .resolved("the query parameters")])],
+                checks: [.fault, 19000, 1006], result: .optionalRecord("DataRecord")
+            )
+        case .dataFindLast:
+            return declare(
+                version: 4, lua: "data.users.find_last", [query],
+                routes: [.get("/data/Users/last", "The last Users record in find's order (1010 when there is none)", sources: ["query": .resolved("the query parameters")])],
+                checks: [.fault, 19000, 1006], result: .optionalRecord("DataRecord")
+            )
+        case .dataFindByID:
+            return declare(
+                version: 4, lua: "data.users.find_by_id", [.string("objectId", from: .path("objectId")), query],
+                checks: [.fault, 1000, 1006], result: .record("DataRecord", "record")
+            )
+        case .dataCount:
+            return declare(
+                version: 4, lua: "data.users.count", [.string("where", optional: true, from: .bodyField("where"), "a where clause; all rows when absent")],
+                routes: [
+                    .get("/data/Users/count", "How many Users records match where (guests included)", sources: ["where": .query("where")]),
+                    .post("/data/{table}/count", "How many Users records match where (the JS SDK's body)"),
+                ],
+                checks: [.fault, 19000, 1006], result: .value("integer", "count")
+            )
+        case .dataRemove:
+            return declare(
+                version: 4, lua: "data.users.remove", [.string("objectId", from: .path("objectId"))],
+                checks: [.fault, 1000], result: .record("DataDeletion", "deletion")
             )
         case .verifyPassword:
             return declare(

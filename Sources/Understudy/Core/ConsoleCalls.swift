@@ -26,6 +26,8 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
     case channelsDevices = "channels.devices"
     case oauthAccount = "oauth.account"
     case pushTemplatesDefine = "push.templates.define"
+    case rolesDefine = "roles.define"
+    case rolesList = "roles.list"
     // The `understudy` module's calls (`app` here is `understudy`).
     case moduleBackendless = "understudy.backendless"
     case moduleKii = "understudy.kii"
@@ -42,7 +44,7 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
     /// The flavours whose app tables have it (both for a module call).
     package var flavours: [Flavour] {
         switch self {
-        case .channelsList, .channelsDevices, .oauthAccount, .pushTemplatesDefine: return [.backendless]
+        case .channelsList, .channelsDevices, .oauthAccount, .pushTemplatesDefine, .rolesDefine, .rolesList: return [.backendless]
         default: return Flavour.allCases
         }
     }
@@ -164,6 +166,21 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
             return declare([ArgumentDeclaration("account", .any, from: .none, "provider, token, secret?, profile")], result: .true)
         case .pushTemplatesDefine:
             return declare([ArgumentDeclaration("template", .any, from: .none, "name, and what the push carries")], result: .true)
+        case .rolesDefine:
+            return declare([.string("name", from: .none, "the custom role's name")], result: .true) { app, a, _ in
+                guard case .backendless(let app) = app.flavoured else { return .done }
+                do throws(RoleProblem) {
+                    try app.defineRole(a.string("name"))
+                } catch {
+                    throw CallMisuse(error.message)
+                }
+                return .done
+            }
+        case .rolesList:
+            return declare(result: .value("string[]", "roles")) { app, _, _ in
+                guard case .backendless(let app) = app.flavoured else { return .value(.array([])) }
+                return .value(.array(app.roleNames.map(Value.string)))
+            }
         case .moduleBackendless, .moduleKii:
             return declare([ArgumentDeclaration("settings", .any, optional: true, from: .none)],
                            result: .record(self == .moduleKii ? "KiiApp" : "BackendlessApp", "app"))

@@ -74,46 +74,18 @@ enum BackendlessLifecycleRoutes {
 
     static let userRoles: RouteHandler = { exchange in
         BackendlessRoutes.serve(&exchange, .userRoles) { app, exchange in
-            let user = try caller(exchange, app)
-            return Reply(body: [user == nil ? "NotAuthenticatedUser" : "AuthenticatedUser", "RestUser"])
+            guard try caller(exchange, app) != nil, let token = exchange.header("user-token") else {
+                return Reply(body: ["NotAuthenticatedUser", "RestUser"])
+            }
+            let roles = ["AuthenticatedUser", "RestUser"] + app.sessionRoles(token: token)
+            return Reply(body: .array(roles.map(JSON.string)))
         }
     }
 
     static let userClassProperties: RouteHandler = { exchange in
         BackendlessRoutes.serve(&exchange, .describeUsers) { app, exchange in
             try caller(exchange, app)
-            var columns: [JSON] = [
-                column("objectId", type: "STRING_ID", primaryKey: true), column("ownerId", type: "STRING"),
-                column("created", type: "DATETIME"), column("updated", type: "DATETIME"),
-                column("lastLogin", type: "DATETIME"), column("userStatus", type: "STRING"),
-            ]
-            let settings = app.settings
-            for (name, sample) in app.userProperties {
-                columns.append(
-                    column(
-                        name, type: typeName(sample), required: settings.properties[name]?.required == true || name == settings.identity,
-                        identity: name == settings.identity
-                    )
-                )
-            }
-            return Reply(body: .array(columns))
-        }
-    }
-
-    static func column(_ name: String, type: String, required: Bool = false, identity: Bool = false, primaryKey: Bool = false) -> JSON {
-        [
-            "name": .string(name), "required": .bool(required), "type": .string(type), "defaultValue": nil,
-            "identity": .bool(identity), "relatedTable": nil, "customRegex": nil, "autoLoad": false,
-            "isPrimaryKey": .bool(primaryKey),
-        ]
-    }
-
-    static func typeName(_ sample: Value?) -> String {
-        switch sample {
-        case .int?: return "INT"
-        case .double?: return "DOUBLE"
-        case .bool?: return "BOOLEAN"
-        default: return "STRING"
+            return Reply(body: .array(try app.describeUsers().map { JSONRecordWriter.json($0) }))
         }
     }
 

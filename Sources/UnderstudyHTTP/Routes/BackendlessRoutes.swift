@@ -13,13 +13,19 @@ enum BackendlessRoutes {
     static let prefix = "/{appId}/{apiKey}"
 
     static func register(in table: inout RouteTable<RouteHandler>) {
-        table.addDeclared(BackendlessOperation.self)
+        table.addDeclared(
+            BackendlessOperation.self,
+            variants: [
+                .login: ["by_id": BackendlessDataRoutes.loginOrByID], .getUser: ["projection": BackendlessDataRoutes.getUserOrRecord],
+            ]
+        )
         table.add(BackendlessOperation.confirmEmail, confirmEmail)
         table.add(BackendlessOperation.isValidToken, isValidToken)
         table.add(BackendlessOperation.registerDevice, registerDevice)
         BackendlessPushRoutes.register(in: &table)
         BackendlessLifecycleRoutes.register(in: &table)
         BackendlessOAuthRoutes.register(in: &table)
+        BackendlessDataRoutes.register(in: &table)
     }
 
     // MARK: Plumbing
@@ -33,13 +39,20 @@ enum BackendlessRoutes {
         exchange.operation = operation?.name
         let appID = exchange.parameters["appId"]
         exchange.appID = appID
-        guard let app = exchange.stage.world.backendless(id: appID), app.settings.apiKey == exchange.parameters["apiKey"] else {
+        guard let app = exchange.stage.world.backendless(id: appID),
+            app.settings.apiKey == exchange.parameters["apiKey"] || app.settings.cloudCodeKey == exchange.parameters["apiKey"]
+        else {
             return BackendlessError.catalogue(2002).reply
         }
         return Reply.answer(.backendless, app: app) {
             if let operation, operation.isAnsweredByAdapter { try app.checkAdapterFaults(operation, exchange.declaredArguments(of: operation)) }
             return try body(app, &exchange)
         }
+    }
+
+    /// The key a request is made with: the CloudCode key, or the client key (contract version 4).
+    static func key(_ exchange: Exchange, _ app: BackendlessApp) -> APIKeyKind {
+        exchange.parameters["apiKey"] == app.settings.cloudCodeKey && app.settings.cloudCodeKey != app.settings.apiKey ? .cloudcode : .rest
     }
 
     /// The JSON body as an object's members; nil for an empty body. Refuses other content types and shapes.

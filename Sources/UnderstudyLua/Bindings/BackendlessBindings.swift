@@ -55,7 +55,21 @@ enum BackendlessBindings {
         case .pushTemplates: return BackendlessPushBindings.listTemplates
         case .pushWithTemplate: return BackendlessPushBindings.withTemplate
         case .loginOAuth: return BackendlessOAuthBindings.login
-        case .isValidToken, .appInfo, .userRoles, .describeUsers, .verifyPassword, .sendEmail: return nil
+        case .describeUsers: return BackendlessDataBindings.describe
+        case .loginByID: return BackendlessDataBindings.loginByID
+        case .updateStatus: return BackendlessDataBindings.updateStatus
+        case .assignRole: return BackendlessDataBindings.assign
+        case .unassignRole: return BackendlessDataBindings.unassign
+        case .rolesOf: return BackendlessDataBindings.of
+        case .roleUsers: return BackendlessDataBindings.users
+        case .dataSave: return BackendlessDataBindings.save
+        case .dataFind: return BackendlessDataBindings.find
+        case .dataFindFirst: return BackendlessDataBindings.findFirst
+        case .dataFindLast: return BackendlessDataBindings.findLast
+        case .dataFindByID: return BackendlessDataBindings.findByID
+        case .dataCount: return BackendlessDataBindings.count
+        case .dataRemove: return BackendlessDataBindings.remove
+        case .isValidToken, .appInfo, .userRoles, .verifyPassword, .sendEmail: return nil
         }
     }
 
