@@ -29,6 +29,8 @@ extension BackendlessApp {
         copy.schedule = schedule
         copy.pushTemplates = pushTemplates
         copy.messageIDs = messageIDs
+        copy.heldColumns = heldColumns
+        copy.roles = roles
         return copy
     }
 
@@ -37,7 +39,7 @@ extension BackendlessApp {
     package static let copiedProperties: Set<String> = [
         "settings", "clock", "outbox", "faults", "linkBase", "capacity", "random", "users", "registrationOrder",
         "identityIndex", "sessions", "confirmationTokens", "recoveryLinks", "guestCount", "userBytes", "oauth",
-        "devices", "schedule", "pushTemplates", "messageIDs",
+        "devices", "schedule", "pushTemplates", "messageIDs", "heldColumns", "roles",
     ]
 }
 
@@ -51,12 +53,13 @@ extension StoredUser {
         copy.lockedUntil = lockedUntil
         copy.sessions = sessions
         copy.socialAccount = socialAccount
+        copy.isDeleted = isDeleted
         return copy
     }
 
     /// The stored properties `copy()` carries over (checked as `BackendlessApp.copiedProperties` is).
     static let copiedProperties: Set<String> = [
         "objectID", "properties", "password", "status", "created", "updated", "lastLogin", "failedLogins",
-        "lockedUntil", "sessions", "socialAccount",
+        "lockedUntil", "sessions", "socialAccount", "isDeleted",
     ]
 }
