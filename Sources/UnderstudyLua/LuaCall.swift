@@ -130,7 +130,7 @@ struct LuaCall {
         for (offset, argument) in declaration.arguments.enumerated() {
             let index = Int32(offset + 1)
             switch try read(argument, at: index) {
-            case .absent: values.append(.absent)
+            case .absent: values.append(argument.defaultValue.map(ArgumentValue.string) ?? .absent)
             case .string(let text): values.append(.string(text))
             case .bool(let flag): values.append(.bool(flag))
             case .number(let number): values.append(.number(number))
@@ -482,6 +482,13 @@ struct LuaCall {
         case .text(let text): LuaValues.push(L, text)
         case .value(let value): LuaValues.push(L, value)
         case .records(let records): SharedBindings.pushList(L, records) { L, record in LuaRecordWriter.push(L, record) }
+        case .recordsByName(let records):
+            lua_createtable(L, 0, Int32(clamping: records.count))
+            let table = lua_gettop(L)
+            for (name, record) in records {
+                LuaRecordWriter.push(L, record)
+                LuaValues.setField(L, table, name)
+            }
         }
         return 1
     }

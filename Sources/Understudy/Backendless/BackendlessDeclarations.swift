@@ -85,7 +85,7 @@ extension BackendlessOperation {
             return declare(
                 lua: nil, [.string("token", from: .path("userToken"))],
                 routes: [.get("/users/isvalidusertoken/{userToken}", "Whether a user-token is a live session")], result: .http
-            )
+            ) { app, a throws(BackendlessError) in .value(.bool(try app.isValidToken(a.string("token")))) }
         case .restorePassword:
             return declare(
                 version: 2, lua: "users.restore_password", [.string("identity", from: .path("identity"), "the identity value")],
@@ -240,9 +240,12 @@ extension BackendlessOperation {
         case .cancelMessage:
             return declare(
                 version: 3, lua: "push.cancel", [.string("messageId", from: .path("messageId"))],
-                routes: [.delete("/messaging/{messageId}", "Cancel a scheduled message")],
+                routes: [.delete("/messaging/{messageId}", "Cancel a scheduled message").replying(.backendlessCancelled)],
                 checks: [.fault, 5040], result: .true
-            )
+            ) { app, a throws(BackendlessError) in
+                try app.cancelMessage(a.string("messageId"))
+                return .done
+            }
         case .pushTemplates:
             return declare(
                 version: 3, lua: "push.templates.list",
@@ -252,7 +255,9 @@ extension BackendlessOperation {
                     .get("/messaging/pushtemplates", "Every push template, by name", sources: ["os": .none]),
                 ],
                 result: .value("table<string, PushTemplate>", "templates")
-            )
+            ) { app, a throws(BackendlessError) in
+                .recordsByName(try app.listPushTemplates(os: a.optionalString("os")).map { ($0.name, $0 as any Presentable) })
+            }
         case .pushWithTemplate:
             return declare(
                 version: 3, lua: "push.with_template",
@@ -427,6 +432,33 @@ extension BackendlessOperation {
                 ],
                 checks: [.fault, 19000, 1006], result: .value("integer", "count")
             )
+        case .sendTemplate:
+            return declare(
+                version: 4, lua: "email.send_template",
+                [
+                    .string("name", from: .bodyField("template-name"), "the template's name"),
+                    .table(
+                        "envelope", "EmailEnvelope",
+                        fields: [
+                            ArgumentDeclaration("to", .strings, optional: true, from: .bodyField("addresses"), "the recipients"),
+                            ArgumentDeclaration("cc", .strings, optional: true, from: .bodyField("cc-addresses"), "copied onto each email"),
+                            ArgumentDeclaration("bcc", .strings, optional: true, from: .bodyField("bcc-addresses"), "copied onto each email"),
+                            .string("query", optional: true, from: .bodyField("criteria"), "a where clause: the matching users' emails (to is ignored)"),
+                            .boolean("unique_emails", optional: true, from: .bodyField("uniqueEmails"), "one email per address (without case)"),
+                        ],
+                        from: .body
+                    ),
+                    .properties("values", optional: true, from: .bodyField("template-values"), "fill each {var}"),
+                ],
+                routes: [.post("/emailtemplate/send", "Send an email template to addresses or to the users a where clause finds", variant: "scheduled")],
+                checks: [.fault, 24002, 19000, 1006, 5048, 5047], result: .record("TemplateSending", "result")
+            ) { app, a throws(BackendlessError) in
+                .record(
+                    try app.sendTemplate(
+                        name: a.string("name"), envelope: EmailEnvelope(fields: a.fields("envelope") ?? [:]), values: a.optionalProperties("values")
+                    )
+                )
+            }
         case .dataRemove:
             return declare(
                 version: 4, lua: "data.users.remove", [.string("objectId", from: .path("objectId"))],
@@ -444,9 +476,12 @@ extension BackendlessOperation {
         case .messageStatus:
             return declare(
                 version: 2, lua: "push.status", [.string("messageId", from: .path("messageId"))],
-                routes: [.get("/messaging/{messageId}", "The status of a published message")],
+                routes: [
+                    .get("/messaging/{messageId}", "The status of a published message").guarded(.liveUserToken)
+                        .replying(.backendlessMessageStatus)
+                ],
                 result: .record("MessageStatus", "status")
-            )
+            ) { app, a throws(BackendlessError) in .record(try app.messageStatus(a.string("messageId"))) }
         }
     }
 }

@@ -8,9 +8,6 @@ internal import Understudy
 enum BackendlessPushRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
         table.add(BackendlessOperation.publish, publish)
-        table.add(BackendlessOperation.messageStatus, messageStatus)
-        table.add(BackendlessOperation.cancelMessage, cancel)
-        table.add(BackendlessOperation.pushTemplates, templates)
         table.add(BackendlessOperation.pushWithTemplate, withTemplate)
         table.add(BackendlessOperation.sendEmail, sendEmail)
     }
@@ -150,33 +147,7 @@ enum BackendlessPushRoutes {
 
     // MARK: Status, cancel
 
-    static let messageStatus: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .messageStatus) { app, exchange in
-            try BackendlessLifecycleRoutes.caller(exchange, app)
-            let report = try app.messageStatus(exchange.parameters["messageId"])
-            return Reply(
-                body: ["status": .string(report.status.rawValue), "messageId": .string(report.messageID), "errorMessage": nil]
-            )
-        }
-    }
-
-    static let cancel: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .cancelMessage) { app, exchange in
-            let id = exchange.parameters["messageId"]
-            try app.cancelMessage(id)
-            return Reply(body: ["status": "cancelled", "messageId": .string(id)])
-        }
-    }
-
     // MARK: Templates
-
-    static let templates: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .pushTemplates) { app, exchange in
-            let deviceType = exchange.parameters.names.contains("deviceType") ? exchange.parameters["deviceType"] : nil
-            let templates = try app.listPushTemplates(os: deviceType)
-            return Reply(body: .object(templates.map { JSON.Member($0.name, JSONRecordWriter.json($0)) }))
-        }
-    }
 
     static let withTemplate: RouteHandler = { exchange in
         BackendlessRoutes.serve(&exchange, .pushWithTemplate) { app, exchange in
