@@ -31,6 +31,7 @@ extension BackendlessApp {
         copy.messageIDs = messageIDs
         copy.heldColumns = heldColumns
         copy.roles = roles
+        copy.emailTemplates = emailTemplates
         return copy
     }
 
@@ -40,6 +41,7 @@ extension BackendlessApp {
         "settings", "clock", "outbox", "faults", "linkBase", "capacity", "random", "users", "registrationOrder",
         "identityIndex", "sessions", "confirmationTokens", "recoveryLinks", "guestCount", "userBytes", "oauth",
         "devices", "schedule", "pushTemplates", "messageIDs", "heldColumns", "roles",
+        "emailTemplates",
     ]
 }
 
