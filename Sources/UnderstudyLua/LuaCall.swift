@@ -54,10 +54,15 @@ struct LuaCall {
             }
             if grown > 0 { us_charge_memory(L, Int64(grown)) }
         }
+        let errorsBefore = host.uncheckedErrors.count
         do {
             let results = try body(call)
             if let pending = host.pendingError {
                 host.pendingError = nil
+                // The call raises: the error it was about to return never reaches the scenario, so nothing
+                // should be blamed for not checking it.
+                host.uncheckedErrors.forget(L, after: errorsBefore)
+                if host.raisedPredicateError == nil { host.raisedPredicateError = pending }
                 LuaValues.push(L, pending)
                 return US_RAISE
             }

@@ -154,6 +154,16 @@ extension BackendlessApp {
         return clock.set(to: seconds)
     }
 
+    package func canMoveClock(to seconds: Double, allow: (_ pushes: Int) -> Bool) -> Bool {
+        guard VirtualClock.accepts(seconds) else { return true }
+        var plan = schedule  // a value: the walk fires nothing in the app's own schedule
+        while let due = plan.nextDue(upTo: seconds), let message = plan.messages[due.id] {
+            guard allow(recipients(of: message, at: due.time).count) else { return false }
+            plan.fired(due.id, at: due.time)
+        }
+        return true
+    }
+
     // MARK: Delivery
 
     func nextMessageID() -> String {

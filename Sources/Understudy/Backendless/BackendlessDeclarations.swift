@@ -40,7 +40,7 @@ extension BackendlessOperation {
             return declare(
                 lua: "users.register", [.properties("props", optional: true, from: .body, "the new user's properties")],
                 routes: [.post("/users/register", "Register a user (or convert a guest)").resolving("props", .backendlessNewUserProperties)],
-                checks: [.fault, 3038, 3009, 3039, 3043, 3011, 3013, 3078, 3040, 3010, 3012, 3041, 8000, 3033, 3021], result: user
+                checks: [.fault, 3038, 3009, 3039, 3043, 3011, 3050, 3013, 3078, 3040, 3010, 3012, 3041, 8000, 3033, 3021], result: user
             ) { app, a throws(BackendlessError) in .record(try app.register(a.optionalProperties("props"))) }
         case .login:
             return declare(

@@ -49,13 +49,13 @@ enum BackendlessPushRoutes {
             case .string(let id)?: request.singlecast = [id]
             case let other?: throw refusal("pushSinglecast", "a list of device ids", got: other)
             }
-            request.publishAt = milliseconds(body["publishAt"])
-            request.repeatExpiresAt = milliseconds(body["repeatExpiresAt"])
+            request.publishAt = try milliseconds(body, "publishAt")
+            request.repeatExpiresAt = try milliseconds(body, "repeatExpiresAt")
             switch body["repeatEvery"] {
             case nil, .null?: break
             case .integer(let seconds)?: request.repeatEvery = Double(seconds)
-            case .number(let seconds)?: request.repeatEvery = seconds
-            default: request.repeatEvery = .nan  // 5003 from the domain, after the publishAt check
+            case .number(let seconds)?: request.repeatEvery = seconds  // 1.5: 5003 from the domain
+            case let other?: throw refusal("repeatEvery", "a number of seconds", got: other)
             }
             // The SDKs send 0 for an unset time (the RT echo does too): absent.
             if request.publishAt == 0 { request.publishAt = nil }
@@ -67,13 +67,14 @@ enum BackendlessPushRoutes {
         }
     }
 
-    /// A time in milliseconds as seconds; nil when absent; NaN (refused by the domain) when not a number.
-    static func milliseconds(_ value: JSON?) -> Double? {
-        switch value {
+    /// The time in milliseconds at `field`, as seconds; nil when absent; 8002 naming the field when it is not a
+    /// number (`"tomorrow"`, `"1893457800000"`).
+    static func milliseconds(_ body: JSON, _ field: String) throws(Refusal) -> Double? {
+        switch body[field] {
         case nil, .null?: return nil
         case .integer(let number)?: return Double(number) / 1000
         case .number(let number)?: return number / 1000
-        default: return .nan
+        case let other?: throw refusal(field, "a time in milliseconds", got: other)
         }
     }
 
