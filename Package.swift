@@ -52,6 +52,9 @@ let package = Package(
         // libphonenumber (Debian's libphonenumber-dev, C++) behind a plain C interface.
         .target(name: "CPhoneNumber", linkerSettings: [.linkedLibrary("phonenumber")]),
 
+        // The AMF codec (AMF0 envelopes, AMF3 values) the Backendless native SDKs speak. Depends on nothing.
+        .target(name: "AMF", swiftSettings: swiftSettings),
+
         // The emulator: users, verification, devices, channels, clock, outbox, faults, errors. No Lua, no HTTP.
         .target(
             name: "Understudy",
@@ -84,7 +87,7 @@ let package = Package(
         .target(
             name: "UnderstudyHTTP",
             dependencies: [
-                "Understudy", "UnderstudyLua",
+                "Understudy", "UnderstudyLua", "AMF",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -122,13 +125,14 @@ let package = Package(
         .testTarget(
             name: "UnderstudyHTTPTests",
             dependencies: [
-                "UnderstudyHTTP", "Understudy", "UnderstudyLua", "UnderstudyAuthoring", "UnderstudyTestSupport",
+                "UnderstudyHTTP", "Understudy", "UnderstudyLua", "UnderstudyAuthoring", "UnderstudyTestSupport", "AMF",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "AMFTests", dependencies: ["AMF"], swiftSettings: swiftSettings),
         .testTarget(
             name: "UnderstudyLuaTests",
             dependencies: ["UnderstudyLua", "UnderstudyRunner", "UnderstudyAuthoring", "Understudy", "UnderstudyTestSupport"],

@@ -119,7 +119,8 @@ struct OpenAPIDocumentTests {
     @Test("every vendor route names an operation of its flavour's vocabulary, and every operation is in docs/lua-api.md")
     func operationVocabulary() async throws {
         let document = try OpenAPIDocument.load()
-        for (route, entry) in document.operations where !route.contains("/_understudy") {
+        // The AMF gateway runs many operations, each call its own (docs/real-sdks.md).
+        for (route, entry) in document.operations where !route.contains("/_understudy") && !route.hasSuffix("/binary") {
             let name = try #require(entry.understudyOperation, "\(route) names no x-understudy-operation")
             let flavourOperations = route.contains("/api/") ? KiiOperation.names : BackendlessOperation.names
             #expect(flavourOperations.contains(name), "\(route): '\(name)' is not an operation of its flavour")

@@ -26,6 +26,7 @@ enum BackendlessRoutes {
         BackendlessLifecycleRoutes.register(in: &table)
         BackendlessOAuthRoutes.register(in: &table)
         BackendlessDataRoutes.register(in: &table)
+        BackendlessAMFGateway.register(in: &table)
     }
 
     // MARK: Plumbing

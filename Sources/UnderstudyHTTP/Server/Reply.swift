@@ -10,6 +10,8 @@ package struct Reply: Sendable {
     package var body: JSON?
     /// A body that is not JSON (a confirmation page, for instance).
     package var text: String?
+    /// A binary body (an AMF reply).
+    package var bytes: [UInt8]?
     package var contentType = "application/json"
     package var headers: [(name: String, value: String)] = []
     /// The error code answered (a Backendless number or a Kii `errorCode`), for the journal.
@@ -50,6 +52,7 @@ package struct Reply: Sendable {
     /// The body as it is sent: the JSON encoded, or the text body's UTF-8; empty when there is none.
     var bodyBytes: [UInt8] {
         if let encoded { return encoded }
+        if let bytes { return bytes }
         if let body { return JSONWriter.encode(body) }
         if let text { return Array(text.utf8) }
         return []
@@ -57,7 +60,7 @@ package struct Reply: Sendable {
 
     /// The body as text: the JSON as it is sent, or the text body; empty when there is none.
     var bodyText: String {
-        if encoded == nil, body == nil { return text ?? "" }
+        if encoded == nil, body == nil, bytes == nil { return text ?? "" }
         return String(decoding: bodyBytes, as: UTF8.self)
     }
 
@@ -65,7 +68,7 @@ package struct Reply: Sendable {
     /// (`ConnectionDropper`). Hummingbird, or `VendorFastPath`, adds the length, date and server name.
     var responseFields: HTTPFields {
         var fields = HTTPFields()
-        if body != nil || text != nil { fields[.contentType] = contentType }
+        if body != nil || text != nil || bytes != nil { fields[.contentType] = contentType }
         for header in headers {
             if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
         }

@@ -17,7 +17,9 @@ package enum ServerFailures {
         case .backendless:
             return BackendlessError(code: backendlessCode, message: message, httpStatus: status).reply
         case .kii:
-            return KiiError(status: status, code: kiiCode, message: message).reply
+            var reply = KiiError(status: status, code: kiiCode, message: message).reply
+            KiiUnityTransport.addStatus(to: &reply)
+            return reply
         case .control:
             var reply = Reply(status: status, body: ["error": .string(kiiCode), "message": .string(message)])
             reply.code = .string(kiiCode)

@@ -116,7 +116,20 @@ package final class UnderstudyServer: Sendable {
 
     private func respondToRoute(_ request: Request, path: String) async -> Response {
         let query = request.uri.query ?? ""
-        switch routes.match(request.method, path) {
+        var request = request
+        var match = routes.match(KiiUnityTransport.method(request.method, path: path, headers: request.headers), path)
+        // Kii's Unity SDK may name the method in a stub body alone (`{"_method":"GET"}`): read it to route.
+        var bodyRead: [UInt8]?
+        switch match {
+        case .found: break
+        case .notFound, .wrongMethod:
+            if request.method == .post, KiiUnityTransport.isKii(path), let buffer = try? await request.collectBody(upTo: 64) {
+                let bytes = Array(buffer.readableBytesView)
+                bodyRead = bytes
+                if let named = KiiUnityTransport.stubMethod(bytes) { match = routes.match(named, path) }
+            }
+        }
+        switch match {
         case .notFound:
             return await record(ServerFailures.noRoute(request.method, path), request, path: path, query: query).response
         case .wrongMethod(let allowed):
@@ -132,9 +145,8 @@ package final class UnderstudyServer: Sendable {
             if area == .control, entry.bodyKind == .json, RequestOrigin.isSimpleNonJSON(request.headers[.contentType]) {
                 return ServerFailures.unsupportedMediaType(.control, got: request.headers[.contentType] ?? "", expected: "application/json").response
             }
-            var bytes: [UInt8] = []
-            if entry.bodyKind != .none {
-                var request = request
+            var bytes: [UInt8] = bodyRead ?? []
+            if entry.bodyKind != .none, bodyRead == nil {
                 do {
                     let buffer = try await request.collectBody(upTo: options.maxBodyBytes)
                     bytes = Array(buffer.readableBytesView)
@@ -147,7 +159,7 @@ package final class UnderstudyServer: Sendable {
                     return await record(reply, request, path: path, query: query).response
                 }
             }
-            let (method, headers) = (request.method, request.headers)
+            let (method, headers) = (KiiUnityTransport.method(request.method, path: path, headers: request.headers), request.headers)
             let reply = await worker.run { [bytes] in
                 self.answer(entry, parameters: parameters, method: method, path: path, query: query, headers: headers, body: bytes)
             }
@@ -172,6 +184,7 @@ package final class UnderstudyServer: Sendable {
         _ entry: RouteTable<RouteHandler>.Entry, parameters: RouteParameters, method: HTTPRequest.Method, path: String,
         query: String, headers: HTTPFields, body bytes: [UInt8]
     ) -> Reply {
+        let (entry, parameters, method, headers, bytes) = unstubbed(entry, parameters, method, path, headers, bytes)
         let json = Self.readJSON(entry, bytes)
         return stage.withLock { stage -> Reply in
             answer(entry, parameters: parameters, method: method, path: path, query: query, headers: headers, body: bytes, json: json, stage: stage)
@@ -187,6 +200,7 @@ package final class UnderstudyServer: Sendable {
         query: String, headers: HTTPFields, body bytes: [UInt8]
     ) -> Reply? {
         enum Attempt { case answered(Reply), needsPredicate }
+        let (entry, parameters, method, headers, bytes) = unstubbed(entry, parameters, method, path, headers, bytes)
         let json = Self.readJSON(entry, bytes)
         let giveUp = ContinuousClock.now + Self.lockPatience
         repeat {
@@ -206,6 +220,21 @@ package final class UnderstudyServer: Sendable {
             }
         } while ContinuousClock.now < giveUp
         return nil
+    }
+
+    /// The request as its route sees it once a Kii Unity stub body (`{"_method":"GET"}`) is taken off: no body,
+    /// and the route of the method the stub names when no override header named one.
+    private func unstubbed(
+        _ entry: RouteTable<RouteHandler>.Entry, _ parameters: RouteParameters, _ method: HTTPRequest.Method, _ path: String,
+        _ headers: HTTPFields, _ bytes: [UInt8]
+    ) -> (RouteTable<RouteHandler>.Entry, RouteParameters, HTTPRequest.Method, HTTPFields, [UInt8]) {
+        guard let unstubbed = KiiUnityTransport.unstub(method: method, path: path, headers: headers, body: bytes) else {
+            return (entry, parameters, method, headers, bytes)
+        }
+        if unstubbed.method != method, case .found(let routed, let routedParameters) = routes.match(unstubbed.method, path) {
+            return (routed, routedParameters, unstubbed.method, unstubbed.headers, [])
+        }
+        return (entry, parameters, method, unstubbed.headers, [])
     }
 
     /// How long the event loop tries for a busy lock before handing the request on: a few vendor requests' time.
@@ -236,6 +265,7 @@ package final class UnderstudyServer: Sendable {
             let started = ContinuousClock.now
             var reply = entry.handler(&exchange)
             if let failure = stage.session.takePredicateError() { reply = ServerFailures.predicateFailed(area, failure) }
+            if area == .kii { KiiUnityTransport.addStatus(to: &reply) }
             reply.encodeBody()
             if area != .control { Self.record(reply, exchange: exchange, stage: stage, since: started) }
             return reply

@@ -28,6 +28,8 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// A request this handler is reading to answer itself.
     private struct Reading {
         var head: HTTPRequest
+        /// The method the request means (Kii's Unity SDK overrides a POST's).
+        var method: HTTPRequest.Method
         var entry: RouteTable<RouteHandler>.Entry
         var parameters: RouteParameters
         var path: String
@@ -132,17 +134,18 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         let requestPath = RequestPath(uri.path)
         guard !requestPath.isControl else { return nil }
         let path = requestPath.path
-        guard case .found(let entry, let parameters) = server.routes.match(head.method, path),
+        let method = KiiUnityTransport.method(head.method, path: path, headers: fields)
+        guard case .found(let entry, let parameters) = server.routes.match(method, path),
             entry.description.area != .control
         else { return nil }
         var body: [UInt8] = []
         body.reserveCapacity(expected)
-        return Reading(head: head, entry: entry, parameters: parameters, path: path, query: uri.query ?? "", body: body)
+        return Reading(head: head, method: method, entry: entry, parameters: parameters, path: path, query: uri.query ?? "", body: body)
     }
 
     private func answer(_ reading: Reading, context: ChannelHandlerContext) {
         guard let reply = server.answerWithoutWaiting(
-            reading.entry, parameters: reading.parameters, method: reading.head.method, path: reading.path,
+            reading.entry, parameters: reading.parameters, method: reading.method, path: reading.path,
             query: reading.query, headers: reading.head.headerFields,
             body: reading.entry.bodyKind == .none ? [] : reading.body
         ) else {
@@ -239,6 +242,7 @@ struct VendorFastPathChannel: ServerChildChannel {
             let operations = channel.pipeline.syncOperations
             let state = try operations.handler(type: HTTPConnectionStateHandler.self)
             try operations.addHandler(VendorFastPath(server: server, serverName: serverName), position: .after(state))
+            try operations.addHandler(H2CUpgradeDecliner(), position: .first)
             return value
         }
     }
