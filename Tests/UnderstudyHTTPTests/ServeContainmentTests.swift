@@ -212,7 +212,9 @@ struct ServeContainmentTests {
 
     @Test("no spelling of a control path reaches a control route around the Origin/Host guard, or gets CORS headers")
     func controlPathSpellings() async throws {
-        try await withLiveServer(ServerOptions(port: 0, limits: hostileLimits(), clockStart: VirtualClock.start)) { server, client in
+        // No idle timeout: the test client's own connection waits, idle, while the raw connections run (over
+        // 1,500 of them, minutes on a loaded machine), and the server must not close it meanwhile.
+        try await withLiveServer(ServerOptions(port: 0, limits: hostileLimits(), idleTimeout: 0, clockStart: VirtualClock.start)) { server, client in
             let port = try #require(client.port)
             func raw(_ head: String, body: String = "") async -> String {
                 guard let connection = RawConnection(port: port) else { return "" }

@@ -39,6 +39,13 @@ package final class ServedWorld {
         return total
     }
 
+    /// Serves `replacement` as it is (clocks and links untouched: `replaceApps(with:)`); answers the apps it had.
+    func swapApps(_ replacement: [any EmulatedApp]) -> [any EmulatedApp] {
+        var replaced = replacement
+        swap(&replaced, &apps)
+        return replaced
+    }
+
     /// Forgets every app (the journal stays).
     package func removeAllApps() {
         apps.removeAll()

@@ -167,7 +167,7 @@ extension ControlRoutes {
         let seconds = try numberField(request, field: "seconds", example: #"{"seconds": 3600}"#)
         let apps = try request.selectedApps()
         for app in apps { try checkClockRange(app.clock.now + seconds, of: app, field: "seconds") }
-        try moveClocks(apps.map { ($0, $0.clock.now + seconds) }, limits: request.stage.options.limits, worldBytes: request.stage.world.appBytes)
+        try moveClocks(apps.map { ($0, $0.clock.now + seconds) }, limits: request.stage.options.limits, worldBytes: request.stage.heldBytes)
         return clocks(apps, mode: request.stage.options.clockMode)
     }
 
@@ -177,7 +177,7 @@ extension ControlRoutes {
         let now = try numberField(request, field: "now", example: #"{"now": 1893456000}"#)
         let apps = try request.selectedApps()
         for app in apps { try checkClockRange(now, of: app, field: "now") }
-        try moveClocks(apps.map { ($0, now) }, limits: request.stage.options.limits, worldBytes: request.stage.world.appBytes)
+        try moveClocks(apps.map { ($0, now) }, limits: request.stage.options.limits, worldBytes: request.stage.heldBytes)
         return clocks(apps, mode: request.stage.options.clockMode)
     }
 

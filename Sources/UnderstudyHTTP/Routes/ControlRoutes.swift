@@ -7,7 +7,7 @@ internal import Understudy
 ///
 /// Error codes: `INVALID_INPUT` (400, a body field or query parameter), `INVALID_JSON` / `INVALID_INPUT_DATA`
 /// (400, a body that is not JSON or not an object), `UNKNOWN_APP` (404), `FAULT_NOT_FOUND` (404),
-/// `UNKNOWN_SETTING` / `INVALID_SETTING` (400), `LUA_ERROR` (400), `SCENARIO_LOAD_ERROR` (400),
+/// `UNKNOWN_SETTING` / `INVALID_SETTING` (400), `SNAPSHOT_NOT_FOUND` (404), `MEMORY_CAP_REACHED` (507), `LUA_ERROR` (400), `SCENARIO_LOAD_ERROR` (400),
 /// `UNSUPPORTED_MEDIA_TYPE` (415), `RESET_FAILED` (500), `CONTROL_TOKEN_REQUIRED` (401).
 package enum ControlRoutes {
     static let prefix = "_understudy"
@@ -38,6 +38,10 @@ package enum ControlRoutes {
         add(.get, "/clock", .none, "The apps' virtual clocks (?app=)", clock)
         add(.post, "/clock/advance", .json, "Move the clocks forward {seconds} (?app= for one app)", advanceClock)
         add(.post, "/clock/set", .json, "Set the clocks {now} (?app= for one app)", setClock)
+        add(.get, "/snapshots", .none, "Snapshots of the world, with their users and memory", listSnapshots)
+        add(.post, "/snapshots", .json, "Keep the world under a name {name}", takeSnapshot)
+        add(.post, "/snapshots/{name}/restore", .none, "Bring the world back as the snapshot kept it", restoreSnapshot)
+        add(.delete, "/snapshots/{name}", .none, "Forget a snapshot", deleteSnapshot)
         add(.get, "/settings", .none, "Every setting of every app (?app=)", settings)
         add(.patch, "/settings", .json, "Change settings {name: value} of one app (?app=)", patchSettings)
         add(.post, "/lua", .text, "Run a Lua chunk against the live apps; its results and output (?name=)", lua)

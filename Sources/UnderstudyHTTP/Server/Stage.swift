@@ -88,6 +88,8 @@ package final class Stage {
     package private(set) var session: LiveSession
     /// The real time the clocks last followed (`--clock real`).
     private var followedRealTime: Double
+    /// Named copies of the world (`/_understudy/snapshots`); a reset keeps them.
+    package let snapshots = SnapshotStore()
 
     package init(options: ServerOptions) throws(StageError) {
         self.options = options
@@ -159,6 +161,21 @@ package final class Stage {
         guard passed > 0 else { return }
         for app in world.apps { _ = app.moveClock(to: app.clock.now + passed) }
         world.moveClockStart(by: passed)
+    }
+
+    /// What counts against `--max-memory` beside the journal: the served apps and the snapshots.
+    package var heldBytes: Int { world.appBytes + snapshots.heldBytes }
+
+    /// Takes a snapshot of the world's apps under `name` (replacing one of that name). Answers it and whether one
+    /// was replaced.
+    package func takeSnapshot(named name: String) -> (snapshot: WorldSnapshot, replaced: Bool) {
+        let snapshot = WorldSnapshot(name: name, image: WorldImage(copying: world.apps))
+        return (snapshot, snapshots.keep(snapshot))
+    }
+
+    /// Serves the apps of a snapshot as they were when it was taken; the journal and the Lua session stay.
+    package func restore(_ snapshot: WorldSnapshot) {
+        snapshot.restore(into: world)
     }
 
     /// Every app, in the order they were created.
