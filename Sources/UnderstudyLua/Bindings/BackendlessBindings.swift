@@ -55,6 +55,10 @@ enum BackendlessBindings {
         case .pushTemplates: return BackendlessPushBindings.listTemplates
         case .pushWithTemplate: return BackendlessPushBindings.withTemplate
         case .loginOAuth: return BackendlessOAuthBindings.login
+        // Contract v4, written before the declarations performed; each binding reads its arguments and calls one
+        // domain method that checks its own fault. Not yet derived because: the `key` argument over HTTP is the
+        // path's API key (no resolver yet), a query's page and sort rules raise in Lua but answer 1025/1005/1004/
+        // 19000 over HTTP (no resolver yet), and list results (`roles.of`, `find`) predate `Outcome.records`.
         case .describeUsers: return BackendlessDataBindings.describe
         case .loginByID: return BackendlessDataBindings.loginByID
         case .updateStatus: return BackendlessDataBindings.updateStatus
