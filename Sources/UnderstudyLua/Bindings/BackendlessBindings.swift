@@ -44,7 +44,8 @@ enum BackendlessBindings {
     static func binding(for operation: BackendlessOperation) -> us_swift_fn? {
         switch operation {
         case .register, .login, .logout, .guestLogin, .setStatus, .getUser, .restorePassword, .resendConfirmation,
-            .confirmationURL, .updateUser, .deleteUser, .getDevice, .unregisterDevice, .sendTemplate:
+            .confirmationURL, .updateUser, .deleteUser, .getDevice, .unregisterDevice, .sendTemplate, .describeUsers, .loginByID,
+            .dataRemove:
             return nil
         case .confirmEmail: return confirmEmail
         case .resetPassword: return BackendlessLifecycleBindings.resetPassword
@@ -55,12 +56,11 @@ enum BackendlessBindings {
         case .pushTemplates: return BackendlessPushBindings.listTemplates
         case .pushWithTemplate: return BackendlessPushBindings.withTemplate
         case .loginOAuth: return BackendlessOAuthBindings.login
-        // Contract v4, written before the declarations performed; each binding reads its arguments and calls one
+        // Contract v4, written before the declarations performed (describe, login_by_id, data.remove and
+        // email.send_template now perform); each binding reads its arguments and calls one
         // domain method that checks its own fault. Not yet derived because: the `key` argument over HTTP is the
         // path's API key (no resolver yet), a query's page and sort rules raise in Lua but answer 1025/1005/1004/
         // 19000 over HTTP (no resolver yet), and list results (`roles.of`, `find`) predate `Outcome.records`.
-        case .describeUsers: return BackendlessDataBindings.describe
-        case .loginByID: return BackendlessDataBindings.loginByID
         case .updateStatus: return BackendlessDataBindings.updateStatus
         case .assignRole: return BackendlessDataBindings.assign
         case .unassignRole: return BackendlessDataBindings.unassign
@@ -72,7 +72,6 @@ enum BackendlessBindings {
         case .dataFindLast: return BackendlessDataBindings.findLast
         case .dataFindByID: return BackendlessDataBindings.findByID
         case .dataCount: return BackendlessDataBindings.count
-        case .dataRemove: return BackendlessDataBindings.remove
         case .isValidToken, .appInfo, .userRoles, .verifyPassword, .sendEmail: return nil
         }
     }
