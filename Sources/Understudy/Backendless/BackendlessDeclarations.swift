@@ -324,15 +324,18 @@ extension BackendlessOperation {
             )
         case .describeUsers:
             return declare(
-                version: 4, lua: "users.describe", routes: [.get("/users/userclassprops", "The columns of the Users table (password included)")],
+                version: 4, lua: "users.describe",
+                routes: [.get("/users/userclassprops", "The columns of the Users table (password included)").guarded(.liveUserToken)],
                 result: .value("UsersColumn[]", "columns")
-            )
+            ) { app, _ throws(BackendlessError) in .records(app.usersColumns.map { $0 as any Presentable }) }
         case .loginByID:
             return declare(
                 version: 4, lua: "users.login_by_id",
                 [.string("objectId", from: .bodyField("objectId")), key],
                 checks: [.fault, 2014, 3034, 3057, 3036, 3090, 3087, 3002, 3044], result: session
-            )
+            ) { app, a throws(BackendlessError) in
+                .record(try app.loginByID(objectID: a.string("objectId"), key: a.optionalString("key").flatMap(APIKeyKind.init(rawValue:))))
+            }
         case .updateStatus:
             return declare(
                 version: 4, lua: "users.update_status",
@@ -463,7 +466,7 @@ extension BackendlessOperation {
             return declare(
                 version: 4, lua: "data.users.remove", [.string("objectId", from: .path("objectId"))],
                 checks: [.fault, 1000], result: .record("DataDeletion", "deletion")
-            )
+            ) { app, a throws(BackendlessError) in .record(try app.dataRemove(a.string("objectId"))) }
         case .verifyPassword:
             return declare(
                 version: 2, lua: nil,

@@ -174,7 +174,11 @@ enum BackendlessDataRoutes {
                 return declared(&exchange)
             }
             return BackendlessRoutes.serve(&exchange, .loginByID) { app, exchange in
-                let session = try app.loginByID(objectID: BackendlessRoutes.text(objectID) ?? "", key: BackendlessRoutes.key(exchange, app))
+                let outcome = try app.perform(
+                    .loginByID,
+                    ["objectId": .string(BackendlessRoutes.text(objectID) ?? ""), "key": .string(BackendlessRoutes.key(exchange, app).rawValue)]
+                )
+                guard let session = outcome.record(as: BackendlessSession.self) else { return Reply() }
                 return Reply(body: BackendlessWire.user(session.user, token: session.token))
             }
         }
