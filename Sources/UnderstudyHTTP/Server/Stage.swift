@@ -126,7 +126,9 @@ package final class Stage {
     /// is kept unless `clearJournal`.
     package func reset(clearJournal: Bool = false) throws(StageError) {
         let journal = clearJournal ? Self.journal(options) : world.journal
+        let coverage = world.coverage  // what the app met survives resets (an app's suite resets between tests)
         (world, session) = try Self.makeWorld(options, journal: journal)
+        world.coverage = coverage
     }
 
     /// Every app, in the order they were created.

@@ -117,9 +117,11 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func answer(_ reading: Reading, context: ChannelHandlerContext) {
+        var fields = reading.head.headerFields
+        fields[UnderstudyServer.connectionHeader] = String(ObjectIdentifier(context.channel).hashValue)
         guard let reply = server.answerWithoutWaiting(
             reading.entry, parameters: reading.parameters, method: reading.head.method, path: reading.path,
-            query: reading.query, headers: reading.head.headerFields,
+            query: reading.query, headers: fields,
             body: reading.entry.bodyKind == .none ? [] : reading.body
         ) else {
             // The lock is busy (a long control chunk, say) or a Lua predicate could run: the event loop must not
