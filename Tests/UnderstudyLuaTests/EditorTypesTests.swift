@@ -15,7 +15,8 @@ struct EditorTypesTests {
         "BackendlessApp": ["backendless"], "BackendlessSettings": ["backendless.settings"],
         "BackendlessUsers": ["backendless.users"], "BackendlessDevices": ["backendless.devices"],
         "BackendlessChannels": ["backendless.channels"], "BackendlessPush": ["backendless.push"],
-        "BackendlessOAuth": ["backendless.oauth"],
+        "BackendlessOAuth": ["backendless.oauth"], "BackendlessRoles": ["backendless.roles"],
+        "BackendlessData": ["backendless.data"], "BackendlessDataUsers": ["backendless.data.users"],
         "BackendlessPushTemplates": ["backendless.push.templates"],
         "KiiApp": ["kii"], "KiiSettings": ["kii.settings"], "KiiUsers": ["kii.users"],
         "KiiInstallations": ["kii.installations"], "KiiPush": ["kii.push"], "KiiTopics": ["kii.topics"],
@@ -27,6 +28,7 @@ struct EditorTypesTests {
         "BackendlessUser", "BackendlessSession", "BackendlessSeed", "DeviceRegistrationRequest", "DeviceRegistration",
         "Publication", "PublishResult", "MessageStatus", "PushTemplateDefinition", "PushTemplate", "OAuthAccount", "OAuthLoginOptions", "KiiUser", "KiiSession", "KiiRegistration", "KiiSeed", "InstallationRequest", "Installation",
         "KiiIdentity", "KiiTopic", "KiiTopicMessage",
+        "UsersColumn", "DataQuery", "DataRecord", "DataDeletion", "RoleUsersOptions",
     ]
 
     /// Class name → member names, read from the annotation file: `---@field` lines right after `---@class`, and

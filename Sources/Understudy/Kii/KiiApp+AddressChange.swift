@@ -33,7 +33,6 @@ extension KiiApp {
     /// `+819012345678`, `JP-09012345678`, or local digits read in `country` (else in the user's own country).
     /// 400 `INVALID_INPUT_DATA` field `phoneNumber` (or `country`) for a malformed, invalid or landline number.
     package func changePhone(userID: String, phone: String, country: String? = nil) throws(KiiError) -> KiiUser {
-        try checkFaults(.changePhone, [.string(userID), .string(phone), Value(country)])
         let user = try storedUser(userID)
         if let country { _ = try KiiIdentifiers.country(country) }
         let e164 = try KiiIdentifiers.phoneNumber(phone, country: country ?? user.country, cache: &phoneCache).e164

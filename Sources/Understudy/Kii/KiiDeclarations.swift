@@ -14,11 +14,11 @@ extension KiiOperation {
         let installationID = ArgumentDeclaration.string("installationID", from: .path("installation"))
         func declare(
             version: Int = 1, lua: String?, _ arguments: [ArgumentDeclaration] = [], routes: [RouteDeclaration] = [],
-            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false
+            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false, performs method: KiiApp.Method? = nil
         ) -> OperationDeclaration {
             OperationDeclaration(
                 rawValue, .kii, version: version, lua: lua, arguments: arguments, routes: routes, checks: checks,
-                result: result, answeredByAdapter: answeredByAdapter
+                result: result, answeredByAdapter: answeredByAdapter, perform: method.map { KiiApp.performer(self, $0) }
             )
         }
         func checks(_ codes: String...) -> [Check] { [.fault] + codes.map(Check.kii) }
@@ -70,23 +70,28 @@ extension KiiOperation {
             return declare(
                 lua: "users.verify_email", [userID, .string("code", from: .bodyField("verificationCode"))],
                 routes: [
-                    .post("/users/{user}/email-address/verify", "Verify the email address with its code"),
+                    .post("/users/{user}/email-address/verify", "Verify the email address with its code")
+                        .resolving("userID", .kiiOwner(appAllowed: true)).replying(.kiiVerified),
+                    // The link in the email: no credentials, the code in the query.
                     .get("/users/{user}/email-address/verify", "The link of the verification email (?code=…)",
-                         sources: ["code": .query("code")], variant: "link"),
+                         sources: ["code": .query("code")], variant: "link").resolving("userID", .kiiUser).replying(.kiiVerified),
                 ],
                 checks: checks("USER_NOT_FOUND", "USER_DISABLED", "INVALID_ACCOUNT_STATUS", "INVALID_VERIFICATION_CODE"),
                 result: user
-            )
+            ) { app, a throws(KiiError) in .record(try app.verifyEmail(userID: a.string("userID"), code: a.string("code"))) }
         case .verifyPhone:
             return declare(
                 lua: "users.verify_phone", [userID, .string("code", from: .bodyField("verificationCode"))],
-                routes: [.post("/users/{user}/phone-number/verify", "Verify the phone number with the SMS code")],
+                routes: [
+                    .post("/users/{user}/phone-number/verify", "Verify the phone number with the SMS code")
+                        .resolving("userID", .kiiOwner(appAllowed: true)).replying(.kiiVerified)
+                ],
                 checks: checks(
                     "USER_NOT_FOUND", "USER_DISABLED", "INVALID_ACCOUNT_STATUS", "INVALID_VERIFICATION_CODE",
                     "PHONE_NUMBER_VERIFICATION_CODE_EXPIRED"
                 ),
                 result: user
-            )
+            ) { app, a throws(KiiError) in .record(try app.verifyPhone(userID: a.string("userID"), code: a.string("code"))) }
         case .changeEmail:
             return declare(
                 lua: "users.change_email", [userID, .string("email", from: .bodyField("emailAddress"))],
@@ -100,9 +105,14 @@ extension KiiOperation {
                     userID, .string("phone", from: .bodyField("phoneNumber")),
                     .string("country", optional: true, from: .bodyField("country"), "to read a local number"),
                 ],
-                routes: [.put("/users/{user}/phone-number", "Change the phone number (pending until verified)")],
+                routes: [
+                    .put("/users/{user}/phone-number", "Change the phone number (pending until verified)")
+                        .resolving("userID", .kiiOwner(appAllowed: false)).replying(.status(204))
+                ],
                 checks: checks("USER_NOT_FOUND", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS"), result: user
-            )
+            ) { app, a throws(KiiError) in
+                .record(try app.changePhone(userID: a.string("userID"), phone: a.string("phone"), country: a.optionalString("country")))
+            }
         case .getUser:
             return declare(
                 lua: "users.get", [userID],
@@ -112,15 +122,27 @@ extension KiiOperation {
         case .resendEmailVerification:
             return declare(
                 lua: "users.resend_email_verification", [userID],
-                routes: [.post("/users/{user}/email-address/resend-verification", .none, "Send the verification email again")],
+                routes: [
+                    .post("/users/{user}/email-address/resend-verification", .none, "Send the verification email again")
+                        .resolving("userID", .kiiOwner(appAllowed: false)).replying(.status(204))
+                ],
                 checks: checks("USER_NOT_FOUND", "INVALID_ACCOUNT_STATUS"), result: .true
-            )
+            ) { app, a throws(KiiError) in
+                try app.resendEmailVerification(userID: a.string("userID"))
+                return .done
+            }
         case .resendPhoneVerification:
             return declare(
                 lua: "users.resend_phone_verification", [userID],
-                routes: [.post("/users/{user}/phone-number/resend-verification", .none, "Text a new verification code")],
+                routes: [
+                    .post("/users/{user}/phone-number/resend-verification", .none, "Text a new verification code")
+                        .resolving("userID", .kiiOwner(appAllowed: false)).replying(.status(204))
+                ],
                 checks: checks("USER_NOT_FOUND", "INVALID_ACCOUNT_STATUS"), result: .true
-            )
+            ) { app, a throws(KiiError) in
+                try app.resendPhoneVerification(userID: a.string("userID"))
+                return .done
+            }
         case .requestPasswordReset:
             return declare(
                 version: 2, lua: "users.request_password_reset",
@@ -181,9 +203,9 @@ extension KiiOperation {
         case .me:
             return declare(
                 version: 2, lua: "users.me", [.string("token", from: .resolved("the Authorization: Bearer token"))],
-                routes: [.get("/users/me", "The record of the access token's user")],
+                routes: [.get("/users/me", "The record of the access token's user").resolving("token", .bearerToken)],
                 checks: checks("WRONG_TOKEN"), result: user
-            )
+            ) { app, a throws(KiiError) in .record(try app.me(token: a.string("token"))) }
         case .registerInstallation:
             return declare(
                 version: 2, lua: "installations.register",

@@ -28,16 +28,11 @@ enum KiiRoutes {
     static let prefix = "/api/apps/{appID}"
 
     static func register(in table: inout RouteTable<RouteHandler>) {
+        table.addDeclared(KiiOperation.self)
         table.add(KiiOperation.register, signUp)
         table.add(KiiOperation.login, appLogin, variants: ["legacy": legacyLogin])
-        table.add(KiiOperation.me, me)
         table.add(KiiOperation.getUser, getUser)
-        table.add(KiiOperation.verifyEmail, verifyEmail, variants: ["link": verifyEmailLink])
-        table.add(KiiOperation.verifyPhone, verifyPhone)
-        table.add(KiiOperation.resendEmailVerification, resendEmail)
-        table.add(KiiOperation.resendPhoneVerification, resendPhone)
         table.add(KiiOperation.changeEmail, changeEmail)
-        table.add(KiiOperation.changePhone, changePhone)
         KiiLifecycleRoutes.register(in: &table)
     }
 
@@ -390,16 +385,6 @@ enum KiiRoutes {
 
     // MARK: Records
 
-    static let me: RouteHandler = { exchange in
-        serve(&exchange, .me) { app, exchange in
-            guard try caller(app, exchange)?.user != nil, let authorization = exchange.header("Authorization") else {
-                throw KiiError.unauthorized("users/me needs an access token (Authorization: Bearer)")
-            }
-            let token = authorization.trimmingSpaces.dropFirst("bearer ".count)
-            return Reply(body: record(try app.me(token: token.trimmingSpaces)))
-        }
-    }
-
     static let getUser: RouteHandler = { exchange in
         serve(&exchange, .getUser) { app, exchange in
             let caller = try anyCaller(app, exchange)
@@ -416,49 +401,6 @@ enum KiiRoutes {
     static let verified = withContentType(
         Reply(body: ["verificationStatus": "VERIFIED"]), "application/vnd.kii.AddressVerificationResponse+json"
     )
-
-    /// Verification with the code needs the owner's token or app credentials: the code is the proof, as with
-    /// the email's link.
-    static let verifyEmail: RouteHandler = { exchange in
-        serve(&exchange, .verifyEmail) { app, exchange in
-            let user = try owned(app, exchange, appAllowed: true).user
-            let code = try requiredString(try object(exchange), "verificationCode")
-            _ = try app.verifyEmail(userID: user.userID, code: code)
-            return verified
-        }
-    }
-
-    /// The link in the verification email: no credentials, the code in the query.
-    static let verifyEmailLink: RouteHandler = { exchange in
-        serve(&exchange, .verifyEmail) { app, exchange in
-            let user = try target(app, exchange, nil)
-            _ = try app.verifyEmail(userID: user.userID, code: exchange.queryItem("code") ?? "")
-            return verified
-        }
-    }
-
-    static let verifyPhone: RouteHandler = { exchange in
-        serve(&exchange, .verifyPhone) { app, exchange in
-            let user = try owned(app, exchange, appAllowed: true).user
-            let code = try requiredString(try object(exchange), "verificationCode")
-            _ = try app.verifyPhone(userID: user.userID, code: code)
-            return verified
-        }
-    }
-
-    static let resendEmail: RouteHandler = { exchange in
-        serve(&exchange, .resendEmailVerification) { app, exchange in
-            try app.resendEmailVerification(userID: try owned(app, exchange).user.userID)
-            return Reply(status: 204)
-        }
-    }
-
-    static let resendPhone: RouteHandler = { exchange in
-        serve(&exchange, .resendPhoneVerification) { app, exchange in
-            try app.resendPhoneVerification(userID: try owned(app, exchange).user.userID)
-            return Reply(status: 204)
-        }
-    }
 
     // MARK: Address changes
 
@@ -483,17 +425,6 @@ enum KiiRoutes {
         }
     }
 
-    /// `{"phoneNumber"[, "country"]}` → 204.
-    static let changePhone: RouteHandler = { exchange in
-        serve(&exchange, .changePhone) { app, exchange in
-            let user = try owned(app, exchange).user
-            let body = try object(exchange)
-            let phone = try requiredString(body, "phoneNumber")
-            let country = try string(body, "country")
-            _ = try app.changePhone(userID: user.userID, phone: phone, country: country)
-            return Reply(status: 204)
-        }
-    }
 }
 
 extension StringProtocol {

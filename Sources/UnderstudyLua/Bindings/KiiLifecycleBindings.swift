@@ -79,12 +79,4 @@ enum KiiLifecycleBindings {
         }
     }
 
-    /// `me(token)`: the user of a live token, else `nil, { status = 403, code = "WRONG_TOKEN" }`.
-    static let me: us_swift_fn = { L in
-        LuaCall.run(L, KiiOperation.me) { call throws(LuaMisuse) in
-            let token = try call.arguments(of: KiiOperation.me).string("token")
-            let app = try call.kii()
-            return call.answer { () throws(KiiError) in try app.me(token: token) }
-        }
-    }
 }
