@@ -54,7 +54,8 @@ struct CoverageRouteTests {
                 .post, "\(backendless)/users/login", json: #"{"login":"alice@example.com","password":"secret1"}"#, headers: login
             )
             #expect(injected.json("code") == 3000)
-            #expect(try await client.send(.post, "\(backendless)/users/logn", json: "{}", headers: login).status == 404)
+            let miss = try await client.send(.post, "\(backendless)/users/logn", json: "{}", headers: login)
+            #expect([404, 405].contains(miss.status))
             // The drop ends the test client's connection: it comes last.
             await #expect(throws: (any Error).self) {
                 _ = try await client.send(.get, "\(backendless)/data/Users/someone", headers: self.test("profile"))
@@ -110,7 +111,7 @@ struct CoverageRouteTests {
             let signUpReport = try await client.send(.get, "/_understudy/coverage?test=sign-up%20twice").json
             #expect(signUpReport?["test"] == "sign-up twice")
             #expect(codeRow(signUpReport, "backendless", "3033")?["real"] == 1)
-            #expect(codeRow(signUpReport, "backendless", "3000")?["injected"] == 0)
+            #expect(codeRow(signUpReport, "backendless", "3000") == nil, "3000 is not catalogued: listed only once met")
             #expect(answered(signUpReport, op: "users.login", code: "3000") == nil)
             let unknown = try await client.send(.get, "/_understudy/coverage?test=nope")
             #expect(unknown.status == 404)

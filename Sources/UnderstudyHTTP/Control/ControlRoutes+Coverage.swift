@@ -185,23 +185,24 @@ package enum CoverageReport {
     }
 }
 
-/// The route nearest to a request no route answered (WireMock's "near miss"): fewest path segments apart,
-/// a `{parameter}` matching any segment, then the same method; ties go to the earlier route.
+/// The route nearest to a request no route answered (WireMock's "near miss"): fewest path segments apart (a
+/// segment one typo from a constant costs as much as one a `{parameter}` takes), then the same method; ties go to
+/// the earlier route.
 enum NearestRoute {
     static func to(method: String, path: String, among routes: [RouteDescription]) -> RouteDescription? {
         let segments = path.split(separator: "/").map(String.init)
         var best: (route: RouteDescription, distance: Int)?
         for route in routes where route.area != .control {
             let template = route.path.split(separator: "/").map(String.init)
-            let distance = Self.distance(segments, template) * 2 + (route.method.rawValue == method ? 0 : 1)
+            let distance = Self.distance(segments, template) + (route.method.rawValue == method ? 0 : 1)
             if distance < (best?.distance ?? .max) { best = (route, distance) }
         }
         guard let best, best.distance <= max(2, segments.count) else { return nil }
         return best.route
     }
 
-    /// Edit distance over segments; a template's `{name}` segment matches any segment, and a segment that
-    /// differs only in case or by a typo or two costs less than a different one.
+    /// Edit distance over segments: an equal segment costs 0; a `{name}` segment, one that differs only in case
+    /// or by a typo or two, 1; another, 2; a missing or extra segment, 2.
     private static func distance(_ path: [String], _ template: [String]) -> Int {
         if path.isEmpty { return template.count * 2 }
         if template.isEmpty { return path.count * 2 }
@@ -217,7 +218,8 @@ enum NearestRoute {
     }
 
     private static func cost(_ segment: String, _ template: String) -> Int {
-        if template.hasPrefix("{") || segment == template { return 0 }
+        if segment == template { return 0 }
+        if template.hasPrefix("{") { return 1 }
         if segment.lowercased() == template.lowercased() { return 1 }
         // One or two letters apart: a typo.
         let a = Array(segment.lowercased()), b = Array(template.lowercased())
