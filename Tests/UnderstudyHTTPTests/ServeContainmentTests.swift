@@ -225,8 +225,11 @@ struct ServeContainmentTests {
             // every spelling (it is the same route).
             let state = await raw("GET //_UNDERSTUDY/./apps/../state HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n")
             #expect(state.hasPrefix("HTTP/1.1 200"), "\(state.prefix(300))")
-            let journal = try await client.send(.get, "/_understudy/journal")
-            #expect(!journal.text.contains("_understudy"), "control requests are not journaled: \(journal.text.prefix(300))")
+            // A connection of its own: the test client's has been idle past the server's idle timeout by now.
+            let journal = await raw("GET /_understudy/journal HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n")
+            #expect(journal.hasPrefix("HTTP/1.1 200"), "\(journal.prefix(300))")
+            let entries = journal.split(separator: "\r\n\r\n", maxSplits: 1).last.map(String.init) ?? ""
+            #expect(!entries.contains("_understudy"), "control requests are not journaled: \(entries.prefix(300))")
         }
     }
 
