@@ -131,7 +131,7 @@ struct LuaCall {
         for (offset, argument) in declaration.arguments.enumerated() {
             let index = Int32(offset + 1)
             switch try read(argument, at: index) {
-            case .absent: values.append(.absent)
+            case .absent: values.append(argument.defaultValue.map(ArgumentValue.string) ?? .absent)
             case .string(let text): values.append(.string(text))
             case .bool(let flag): values.append(.bool(flag))
             case .number(let number): values.append(.number(number))

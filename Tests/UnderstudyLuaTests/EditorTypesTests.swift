@@ -17,6 +17,7 @@ struct EditorTypesTests {
         "BackendlessChannels": ["backendless.channels"], "BackendlessPush": ["backendless.push"],
         "BackendlessOAuth": ["backendless.oauth"], "BackendlessRoles": ["backendless.roles"],
         "BackendlessData": ["backendless.data"], "BackendlessDataUsers": ["backendless.data.users"],
+        "BackendlessEmail": ["backendless.email"], "BackendlessEmailTemplates": ["backendless.email.templates"],
         "BackendlessPushTemplates": ["backendless.push.templates"],
         "KiiApp": ["kii"], "KiiSettings": ["kii.settings"], "KiiUsers": ["kii.users"],
         "KiiInstallations": ["kii.installations"], "KiiPush": ["kii.push"], "KiiTopics": ["kii.topics"],
@@ -29,6 +30,7 @@ struct EditorTypesTests {
         "Publication", "PublishResult", "MessageStatus", "PushTemplateDefinition", "PushTemplate", "OAuthAccount", "OAuthLoginOptions", "KiiUser", "KiiSession", "KiiRegistration", "KiiSeed", "InstallationRequest", "Installation",
         "KiiIdentity", "KiiTopic", "KiiTopicMessage",
         "UsersColumn", "DataQuery", "DataRecord", "DataDeletion", "RoleUsersOptions",
+        "EmailTemplateDefinition", "EmailTemplate", "EmailEnvelope", "TemplateSending",
     ]
 
     /// Class name → member names, read from the annotation file: `---@field` lines right after `---@class`, and

@@ -119,6 +119,12 @@ extension BackendlessApp {
             outbox.send(Outbox.Email(to: address, subject: subject, kind: .custom, body: text, html: html, sentAt: clock.now))
         }
         let id = nextMessageID()
+        recordPublishedMessage(id, subject: subject)
+        return id
+    }
+
+    /// Keeps a sent email's message id so that `push.status` (`GET messaging/{messageId}`) says `published`.
+    func recordPublishedMessage(_ id: String, subject: String) {
         schedule.add(
             MessageSchedule.Message(
                 channel: nil, message: subject, publication: PushPublication(messageID: id, headers: []), broadcast: nil,
@@ -126,7 +132,6 @@ extension BackendlessApp {
                 repeatExpiresAt: nil
             )
         )
-        return id
     }
 
     // MARK: The clock
@@ -154,7 +159,7 @@ extension BackendlessApp {
 
     // MARK: Delivery
 
-    private func nextMessageID() -> String {
+    func nextMessageID() -> String {
         "message:" + messageIDs.nextIdentifier().formatted()
     }
 
@@ -225,7 +230,9 @@ extension BackendlessError {
         entry(cannotCancelMessage,
               when: "push.cancel of an unknown messageId, of a cancelled message, or of one whose every firing was delivered",
               [.cancelMessage]),
-        entry(unknownPushTemplate("%s"), when: "push.with_template with a name no template has", [.pushWithTemplate]),
+        entry(unknownPushTemplate("%s"),
+              when: "push.with_template with a name no template has; email.send_template answers it with `Email Template with name '%s' doesn't exist.`",
+              [.pushWithTemplate, .sendTemplate]),
     ]
 
     private static func entry(

@@ -214,12 +214,7 @@ extension BackendlessApp {
     }
 
     func sendConfirmation(to address: String, for user: StoredUser) {
-        outbox.send(
-            Outbox.Email(
-                to: address, subject: "Please confirm your email address", kind: .confirmation, code: nil,
-                link: makeConfirmationLink(for: user), sentAt: clock.now
-            )
-        )
+        outbox.send(confirmationEmail(to: address, for: user, link: makeConfirmationLink(for: user)))
     }
 
     /// Logs in with the identity value and password; returns the session with its token.

@@ -33,6 +33,8 @@ package final class BackendlessApp: EmulatedApp {
     var heldColumns: [String: UsersColumn.ColumnType?] = [:]
     /// Custom roles and who holds them (`BackendlessApp+Roles.swift`).
     var roles = RoleDirectory()
+    /// Email templates by name (`BackendlessApp+EmailTemplates.swift`).
+    var emailTemplates: [String: EmailTemplate] = [:]
     /// OAuth provider accounts and the users they registered (`BackendlessApp+OAuth.swift`).
     var oauth = OAuthDirectory()
     /// Push device registrations and channels.

@@ -427,6 +427,33 @@ extension BackendlessOperation {
                 ],
                 checks: [.fault, 19000, 1006], result: .value("integer", "count")
             )
+        case .sendTemplate:
+            return declare(
+                version: 4, lua: "email.send_template",
+                [
+                    .string("name", from: .bodyField("template-name"), "the template's name"),
+                    .table(
+                        "envelope", "EmailEnvelope",
+                        fields: [
+                            ArgumentDeclaration("to", .strings, optional: true, from: .bodyField("addresses"), "the recipients"),
+                            ArgumentDeclaration("cc", .strings, optional: true, from: .bodyField("cc-addresses"), "copied onto each email"),
+                            ArgumentDeclaration("bcc", .strings, optional: true, from: .bodyField("bcc-addresses"), "copied onto each email"),
+                            .string("query", optional: true, from: .bodyField("criteria"), "a where clause: the matching users' emails (to is ignored)"),
+                            .boolean("unique_emails", optional: true, from: .bodyField("uniqueEmails"), "one email per address (without case)"),
+                        ],
+                        from: .body
+                    ),
+                    .properties("values", optional: true, from: .bodyField("template-values"), "fill each {var}"),
+                ],
+                routes: [.post("/emailtemplate/send", "Send an email template to addresses or to the users a where clause finds", variant: "scheduled")],
+                checks: [.fault, 24002, 19000, 1006, 5048, 5047], result: .record("TemplateSending", "result")
+            ) { app, a throws(BackendlessError) in
+                .record(
+                    try app.sendTemplate(
+                        name: a.string("name"), envelope: EmailEnvelope(fields: a.fields("envelope") ?? [:]), values: a.optionalProperties("values")
+                    )
+                )
+            }
         case .dataRemove:
             return declare(
                 version: 4, lua: "data.users.remove", [.string("objectId", from: .path("objectId"))],

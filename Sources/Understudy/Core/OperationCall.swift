@@ -167,6 +167,13 @@ package enum RouteGuard: Sendable, Hashable {
     case liveUserToken
     /// Kii: app credentials or an access token (401 `UNAUTHORIZED`).
     case credentials
+    /// Kii: app credentials only, standing in for the app administrator (401 `UNAUTHORIZED`).
+    case appCredentials
+    /// The body is read (and refused if it cannot be) before any argument.
+    case readsBody
+    /// Kii topics: the application administrator or a user's token (401 `UNAUTHORIZED`; the app's headers alone
+    /// are anonymous).
+    case topicCaller
 }
 
 /// A named way the HTTP adapter works an argument out of a request, where reading it plainly from its source
@@ -178,6 +185,22 @@ package enum ArgumentResolver: Sendable, Hashable {
     /// Kii: the userID of the path's `{user}`, whose own access token must be sent (or, with `appAllowed`, app
     /// credentials).
     case kiiOwner(appAllowed: Bool)
+    /// Kii: the user the path's `{user}` names, for a caller with app credentials or any user's token.
+    case kiiAnyUser
+    /// Kii: what the reset calls take for `{user}`: the token's userID for `me`, else the path's value
+    /// (`EMAIL:`, `PHONE:`, `LOGIN_NAME:` or a userID; 400 `ACCOUNT_TYPE_NOT_SUPPORTED` for another prefix).
+    case kiiIdentifier
+    /// Kii: the reset method from `notificationMethod` (`EMAIL`, `SMS`) and `smsResetMethod` (`URL`, `PIN`).
+    case kiiResetMethod
+    /// Kii: a string body field that may be absent (then empty); anything but a string is 400
+    /// `INVALID_INPUT_DATA` naming it.
+    case kiiTextOrEmpty
+    /// Kii topics: the scope's owner (nil for the app scope; 404 `USER_NOT_FOUND`); with `mustOwn`, 401 unless the
+    /// caller is the administrator or that owner (the text says what was refused).
+    case kiiTopicOwner(mustOwn: String?)
+    /// Kii topics: the subscriber the path names (`{subscriber}`, or the token's user), the caller's own user
+    /// unless the caller is the administrator.
+    case kiiSubscriber
     /// Kii: the token of `Authorization: Bearer` (401 when there is none or it is not live).
     case bearerToken
     /// Backendless: the path's `{identity}` URL-decoded (8002 for bytes that are not UTF-8); with `rawFallback`,
@@ -207,6 +230,13 @@ package enum ReplyPresenter: Sendable, Hashable {
     case backendlessEmailConfirmed
     /// Kii: `{"verificationStatus":"VERIFIED"}` as `application/vnd.kii.AddressVerificationResponse+json`.
     case kiiVerified
+    /// Kii: `{"topics":[{"topicID"}]}` as `application/vnd.kii.TopicsRetrievalResponse+json`.
+    case kiiTopicList
+    /// Kii: 204 when subscribed, else 404 `PUSH_SUBSCRIPTION_NOT_FOUND`.
+    case kiiSubscribedOrNotFound
+    /// Kii: the user's full record for its own token, else what others see (`userID`, `loginName`); 404
+    /// `USER_NOT_FOUND` for none.
+    case kiiUserAsSeen
 }
 
 extension ArgumentValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral {

@@ -84,6 +84,8 @@ package struct ArgumentDeclaration: Sendable, Hashable {
     package var http: HTTPSource
     /// One line for the docs and the editor types; empty when the name says it all.
     package var summary: String
+    /// What an optional argument is when a Lua call leaves it out (nil: absent).
+    package var defaultValue: String?
 
     package init(_ name: String, _ type: ArgumentType, optional: Bool = false, from http: HTTPSource, _ summary: String = "") {
         self.name = name
@@ -91,6 +93,13 @@ package struct ArgumentDeclaration: Sendable, Hashable {
         self.optional = optional
         self.http = http
         self.summary = summary
+    }
+
+    /// This argument, taken as `value` when a Lua call leaves it out.
+    package func defaulting(to value: String) -> Self {
+        var copy = self
+        copy.defaultValue = value
+        return copy
     }
 
     /// A string argument.
@@ -220,8 +229,9 @@ package struct RouteDeclaration: Sendable, Hashable {
     package var guards: [RouteGuard] = []
     /// Its reply when it is not the flavour's plain presentation of the result.
     package var reply: ReplyPresenter?
-    /// Arguments the adapter works out with a named resolver rather than reading them plainly from their source.
-    package var resolvers: [String: ArgumentResolver] = [:]
+    /// Arguments the adapter works out with a named resolver rather than reading them plainly from their source,
+    /// in the order the adapter resolves them (before it reads the others).
+    package var resolvers: [ResolvedArgument] = []
 
     package init(
         _ method: HTTPMethod, _ path: String, _ body: RouteBody = .none, _ summary: String, sources: [String: HTTPSource] = [:],
@@ -274,7 +284,7 @@ package struct RouteDeclaration: Sendable, Hashable {
     /// This route, working `argument` out with `resolver`.
     package func resolving(_ argument: String, _ resolver: ArgumentResolver) -> Self {
         var copy = self
-        copy.resolvers[argument] = resolver
+        copy.resolvers.append(ResolvedArgument(name: argument, resolver: resolver))
         return copy
     }
 
@@ -403,4 +413,10 @@ package struct FaultArguments: Sendable, Hashable {
         for (name, value) in zip(names, values) { object[name] = value }
         return .object(object)
     }
+}
+
+/// An argument a route works out with a named resolver.
+package struct ResolvedArgument: Sendable, Hashable {
+    package var name: String
+    package var resolver: ArgumentResolver
 }

@@ -8,7 +8,6 @@ extension KiiApp {
     /// `verifyEmail`. Changing to the address in force drops a pending change. 404 `USER_NOT_FOUND` for an
     /// unknown user.
     package func changeEmail(userID: String, email: String) throws(KiiError) -> KiiUser {
-        try checkFaults(.changeEmail, [.string(userID), .string(email)])
         let user = try storedUser(userID)
         _ = try KiiIdentifiers.emailAddress(email)
         try checkEmailFree(email, for: user)

@@ -315,3 +315,11 @@ expect.ok(app.users.update_status(q.objectId, "DISABLED", "cloudcode"))
 --- backendless:3086
 local q = expect.ok(app.users.register{ email = "q@mi6.co.uk", password = "gadgets4U" })
 ¤app.users.update_status(q.objectId, "ENABLED", "cloudcode"))
+
+--- backendless:5047
+app.email.templates.define{ name = "Welcome", subject = "Hi", body = "Hello {name}" }
+¤app.email.send_template("Welcome", { to = { "not-an-address" } }))
+
+--- backendless:5048
+app.email.templates.define{ name = "Welcome", subject = "Hi", body = "Hello {name}" }
+¤app.email.send_template("Welcome", { cc = { "m@mi6.co.uk" } }))

@@ -333,6 +333,7 @@ function Faults.list() end
 ---@field oauth BackendlessOAuth (contract v3)
 ---@field roles BackendlessRoles (contract v4)
 ---@field data BackendlessData (contract v4)
+---@field email BackendlessEmail (contract v4)
 ---@field settings BackendlessSettings
 ---@field clock Clock
 ---@field outbox Outbox
@@ -432,6 +433,46 @@ function BackendlessOAuth.account(account) end
 
 ---@class BackendlessDataUsers
 local BackendlessDataUsers = {}
+
+---@class EmailTemplateDefinition
+---@field name string "Confirmation" builds every confirmation email
+---@field subject string may hold {var} and {Users.column}
+---@field body? string default ""
+---@field html? string
+
+---@class EmailTemplate
+---@field name string
+---@field subject string
+---@field body string
+---@field html? string
+
+---@class EmailEnvelope
+---@field to? string[] the recipients
+---@field cc? string[] copied onto each email
+---@field bcc? string[] copied onto each email
+---@field query? string a where clause: the matching users' emails (to is then ignored)
+---@field unique_emails? boolean one email per address (compared without case)
+
+---@class TemplateSending
+---@field messageId string
+---@field status "published"
+---@field delivered string[] the addresses emailed, in byte order
+
+---@class BackendlessEmail
+---@field templates BackendlessEmailTemplates
+local BackendlessEmail = {}
+
+---@class BackendlessEmailTemplates
+local BackendlessEmailTemplates = {}
+
+---(contract v4) The console: defines or replaces an email template.
+---@param template EmailTemplateDefinition
+---@return true
+function BackendlessEmailTemplates.define(template) end
+
+---(contract v4) The console: every email template, by name.
+---@return table<string, EmailTemplate>
+function BackendlessEmailTemplates.list() end
 
 ---@class BackendlessRoles
 local BackendlessRoles = {}
@@ -757,6 +798,14 @@ function BackendlessDataUsers.count(where) end
 ---@return DataDeletion deletion
 ---@overload fun(objectId: string): nil, BackendlessError
 function BackendlessDataUsers.remove(objectId) end
+
+---(contract v4)
+---@param name string the template's name
+---@param envelope EmailEnvelope
+---@param values? table<string, string|number|boolean> fill each {var}
+---@return TemplateSending result
+---@overload fun(name: string, envelope: EmailEnvelope, values?: table<string, string|number|boolean>): nil, BackendlessError
+function BackendlessEmail.send_template(name, envelope, values) end
 
 -- END GENERATED backendless-operations
 

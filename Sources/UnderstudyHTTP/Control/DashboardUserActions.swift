@@ -81,9 +81,13 @@ enum DashboardUserActions {
                     let outcome = try app.perform(email ? .verifyEmail : .verifyPhone, ["userID": .string(id), "code": .string(code ?? "")])
                     guard let verified = outcome.record(as: KiiUser.self) else { throw KiiError.userNotFound(id) }
                     user = verified
-                case "disable", "enable": user = try app.setDisabled(userID: id, disabled: action == "disable")
+                case "disable", "enable":
+                    // As `users.set_disabled` does: faults injected on it apply.
+                    let outcome = try app.perform(.setDisabled, ["userID": .string(id), "disabled": .bool(action == "disable")])
+                    guard let changed = outcome.record(as: KiiUser.self) else { throw KiiError.userNotFound(id) }
+                    user = changed
                 default:
-                    try app.delete(userID: id)
+                    _ = try app.perform(.deleteUser, ["userID": .string(id)])
                     return ["deleted": true]
                 }
                 return DashboardUserPresentation.user(user, in: app, sessions: app.openSessions(userID: id))

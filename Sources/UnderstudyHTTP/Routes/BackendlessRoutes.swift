@@ -17,6 +17,7 @@ enum BackendlessRoutes {
             BackendlessOperation.self,
             variants: [
                 .login: ["by_id": BackendlessDataRoutes.loginOrByID], .getUser: ["projection": BackendlessDataRoutes.getUserOrRecord],
+                .sendTemplate: ["scheduled": BackendlessDataRoutes.sendTemplate],
             ]
         )
         table.add(BackendlessOperation.confirmEmail, confirmEmail)

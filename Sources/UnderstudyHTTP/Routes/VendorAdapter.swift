@@ -30,16 +30,21 @@ enum VendorAdapter {
         _ app: any EmulatedApp, _ exchange: inout Exchange, _ declaration: OperationDeclaration, _ route: RouteDeclaration,
         _ performer: Performer
     ) throws -> Reply {
-        for check in route.guards { try guardRoute(check, app, exchange) }
         var request = RequestArguments(exchange: exchange, app: app)
-        var values: [ArgumentValue] = []
-        values.reserveCapacity(declaration.arguments.count)
-        for argument in declaration.arguments {
-            if let resolver = route.resolvers[argument.name] {
-                values.append(try request.resolve(resolver, argument))
-            } else {
-                values.append(try request.read(argument, from: route.source(of: argument)))
-            }
+        for check in route.guards {
+            if check == .readsBody { _ = try request.body() } else { try guardRoute(check, app, exchange) }
+        }
+        var values = [ArgumentValue](repeating: .absent, count: declaration.arguments.count)
+        var resolved = 0
+        // The route's resolvers first, in its order (its owner check before the body, say), then the others.
+        for entry in route.resolvers {
+            guard let index = declaration.argumentNames.firstIndex(of: entry.name) else { continue }
+            let argument = declaration.arguments[index]
+            values[index] = try request.resolve(entry.resolver, argument, from: route.source(of: argument))
+            resolved |= 1 << index
+        }
+        for (index, argument) in declaration.arguments.enumerated() where resolved & (1 << index) == 0 {
+            values[index] = try request.read(argument, from: route.source(of: argument))
         }
         // A route that takes JSON refuses a body it cannot read even when no argument comes from it.
         if route.body == .json { _ = try request.body() }
@@ -52,6 +57,11 @@ enum VendorAdapter {
         switch (check, app.flavoured) {
         case (.liveUserToken, .backendless(let app)): try BackendlessLifecycleRoutes.caller(exchange, app)
         case (.credentials, .kii(let app)): _ = try KiiRoutes.anyCaller(app, exchange)
+        case (.topicCaller, .kii(let app)): _ = try KiiTopicRoutes.caller(app, exchange)
+        case (.appCredentials, .kii(let app)):
+            guard case .app = try KiiRoutes.anyCaller(app, exchange) else {
+                throw KiiError.unauthorized("Only the application administrator (app credentials here) may change a user's status")
+            }
         default: preconditionFailure("the guard \(check) is not \(app.flavour.rawValue)'s")
         }
     }
@@ -122,13 +132,22 @@ struct RequestArguments {
             return BackendlessRoutes.text(body?[name]).map(ArgumentValue.string) ?? .absent
         case .kii:
             let object = body ?? .object([])
+            if case .boolean = argument.type {
+                guard case .bool(let flag)? = object[name] else {
+                    if argument.optional, object[name] == nil || object[name] == .null { return .absent }
+                    throw KiiError.invalidInput(
+                        field: name, value: object[name].map(JSONWriter.string), message: "\(name) is required and must be a boolean"
+                    )
+                }
+                return .bool(flag)
+            }
             if argument.optional { return try KiiRoutes.string(object, name).map(ArgumentValue.string) ?? .absent }
             return .string(try KiiRoutes.requiredString(object, name))
         }
     }
 
     /// `argument` worked out by `resolver`.
-    mutating func resolve(_ resolver: ArgumentResolver, _ argument: ArgumentDeclaration) throws -> ArgumentValue {
+    mutating func resolve(_ resolver: ArgumentResolver, _ argument: ArgumentDeclaration, from source: HTTPSource) throws -> ArgumentValue {
         switch (resolver, app.flavoured) {
         case (.backendlessIdentity(let rawFallback), .backendless(let app)):
             return .string(try BackendlessLifecycleRoutes.identity(exchange, app, rawFallback: rawFallback))
@@ -142,6 +161,34 @@ struct RequestArguments {
             return .string(try KiiRoutes.target(app, exchange, nil).userID)
         case (.kiiOwner(let appAllowed), .kii(let app)):
             return .string(try KiiRoutes.owned(app, exchange, appAllowed: appAllowed).user.userID)
+        case (.kiiAnyUser, .kii(let app)):
+            return .string(try KiiRoutes.target(app, exchange, try KiiRoutes.anyCaller(app, exchange)).userID)
+        case (.kiiIdentifier, .kii(let app)):
+            return .string(try KiiLifecycleRoutes.identifier(exchange, try KiiRoutes.caller(app, exchange)))
+        case (.kiiResetMethod, .kii):
+            let body = try body() ?? .object([])
+            switch try KiiRoutes.string(body, "notificationMethod") {
+            case nil, "EMAIL"?: return .string(KiiResetMethod.email.rawValue)
+            case "SMS"?:
+                switch try KiiRoutes.string(body, "smsResetMethod") {
+                case nil, "URL"?: return .string(KiiResetMethod.sms.rawValue)
+                case "PIN"?: return .string(KiiResetMethod.smsPIN.rawValue)
+                case let other?:
+                    throw KiiError.invalidInput(field: "smsResetMethod", value: other, message: "smsResetMethod must be URL or PIN")
+                }
+            case let other?:
+                throw KiiError.invalidInput(field: "notificationMethod", value: other, message: "notificationMethod must be EMAIL or SMS")
+            }
+        case (.kiiTextOrEmpty, .kii):
+            guard case .bodyField(let name) = source else { return .string("") }
+            return .string(try KiiRoutes.string(try body() ?? .object([]), name) ?? "")
+        case (.kiiTopicOwner(let mustOwn), .kii(let app)):
+            let caller = try KiiTopicRoutes.caller(app, exchange)
+            let owner = try KiiTopicRoutes.owner(app, exchange, caller)
+            if let action = mustOwn { try KiiTopicRoutes.requireOwnerOrAdmin(caller, owner: owner, action) }
+            return owner.map(ArgumentValue.string) ?? .absent
+        case (.kiiSubscriber, .kii(let app)):
+            return .string(try KiiTopicRoutes.subscriber(app, exchange, try KiiTopicRoutes.caller(app, exchange)))
         case (.bearerToken, .kii(let app)):
             guard try KiiRoutes.caller(app, exchange)?.user != nil, let authorization = exchange.header("Authorization") else {
                 throw KiiError.unauthorized("users/me needs an access token (Authorization: Bearer)")
@@ -186,6 +233,23 @@ enum VendorPresenters {
                 ]
             )
         case .kiiVerified: return KiiRoutes.verified
+        case .kiiTopicList:
+            guard case .value(.array(let ids)) = outcome else { return Reply(body: json(outcome, app.flavour)) }
+            return KiiRoutes.withContentType(
+                Reply(body: ["topics": .array(ids.map { .object([.init("topicID", JSON($0))]) })]),
+                "application/vnd.kii.TopicsRetrievalResponse+json"
+            )
+        case .kiiSubscribedOrNotFound:
+            guard case .value(.bool(true)) = outcome else {
+                throw KiiError.subscriptionNotFound(topicID: arguments.string("topicID"), userID: arguments.string("userID"))
+            }
+            return Reply(status: 204)
+        case .kiiUserAsSeen:
+            guard case .kii(let app) = app.flavoured, let user = outcome.record(as: KiiUser.self) else {
+                throw KiiError.userNotFound(arguments.string("userID"))
+            }
+            let caller = try KiiRoutes.caller(app, exchange)
+            return Reply(body: caller?.user?.userID == user.userID ? KiiRoutes.record(user) : KiiRoutes.publicRecord(user))
         }
     }
 

@@ -5,23 +5,18 @@ internal import Understudy
 /// summary) is registered under its flavour's prefix and names its operation, so the route listing, the journal
 /// and the OpenAPI document all say which operation a path is.
 extension RouteTable where Handler == RouteHandler {
-    /// Registers every route `operation` declares, answered by the generic adapter (`VendorAdapter`) from its
-    /// declaration, or by `variants[route.variant]` for a route declared with a variant a hand-written handler
-    /// answers.
-    private mutating func add<Op: Operation>(_ operation: Op, variants: [String: RouteHandler]) {
-        let declaration = operation.declaration
-        precondition(!declaration.routes.isEmpty, "\(declaration.name) declares no route")
-        for route in declaration.routes {
-            add(operation, route, route.variant.flatMap { variants[$0] } ?? VendorAdapter.handler(operation, route))
-        }
-    }
-
-    /// Registers the routes of every operation of `Op` whose declaration names its domain method, answered by the
-    /// generic adapter, or, for a route declared with a variant, by `variants[operation][variant]` when given. An
-    /// operation declared with a domain method is routed by its declaration alone.
-    mutating func addDeclared<Op: Operation>(_: Op.Type, variants: [Op: [String: RouteHandler]] = [:]) {
+    /// Registers the routes of every operation of `Op` whose declaration names its domain method: answered by the
+    /// generic adapter, or by `handlers[operation]` where the flavour still answers it by hand (its Lua call is
+    /// derived all the same), and a route declared with a variant by `variants[operation][variant]` when given.
+    /// An operation declared with a domain method is routed by its declaration alone.
+    mutating func addDeclared<Op: Operation>(
+        _: Op.Type, handlers: [Op: RouteHandler] = [:], variants: [Op: [String: RouteHandler]] = [:]
+    ) {
         for operation in Op.allCases where operation.declaration.perform != nil && !operation.declaration.routes.isEmpty {
-            add(operation, variants: variants[operation] ?? [:])
+            for route in operation.declaration.routes {
+                let handwritten = route.variant.map { variants[operation]?[$0] } ?? handlers[operation]
+                add(operation, route, handwritten ?? VendorAdapter.handler(operation, route))
+            }
         }
     }
 

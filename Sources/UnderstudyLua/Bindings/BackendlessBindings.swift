@@ -44,7 +44,7 @@ enum BackendlessBindings {
     static func binding(for operation: BackendlessOperation) -> us_swift_fn? {
         switch operation {
         case .register, .login, .logout, .guestLogin, .setStatus, .getUser, .restorePassword, .resendConfirmation,
-            .confirmationURL, .updateUser, .deleteUser, .getDevice, .unregisterDevice:
+            .confirmationURL, .updateUser, .deleteUser, .getDevice, .unregisterDevice, .sendTemplate:
             return nil
         case .confirmEmail: return confirmEmail
         case .resetPassword: return BackendlessLifecycleBindings.resetPassword

@@ -42,16 +42,6 @@ enum KiiBindings {
     static func binding(for operation: KiiOperation) -> us_swift_fn? {
         switch operation {
         case .register: return register
-        case .login: return login
-        case .changeEmail: return changeEmail
-        case .getUser: return get
-        case .requestPasswordReset: return KiiLifecycleBindings.requestPasswordReset
-        case .completePasswordReset: return KiiLifecycleBindings.completePasswordReset
-        case .openResetLink: return KiiLifecycleBindings.openResetLink
-        case .changePassword: return KiiLifecycleBindings.changePassword
-        case .updateUser: return KiiLifecycleBindings.update
-        case .deleteUser: return KiiLifecycleBindings.delete
-        case .setDisabled: return KiiLifecycleBindings.setDisabled
         case .registerInstallation: return KiiInstallationBindings.register
         case .getInstallation: return KiiInstallationBindings.get
         case .listInstallations: return KiiInstallationBindings.list
@@ -59,15 +49,12 @@ enum KiiBindings {
         case .sendToUser: return KiiInstallationBindings.sendToUser
         case .registerPseudo: return KiiPseudoUserBindings.registerPseudo
         case .putIdentity: return KiiPseudoUserBindings.putIdentity
-        case .createTopic: return KiiTopicBindings.create
-        case .deleteTopic: return KiiTopicBindings.delete
-        case .listTopics: return KiiTopicBindings.list
-        case .subscribe: return KiiTopicBindings.subscribe
-        case .unsubscribe: return KiiTopicBindings.unsubscribe
-        case .isSubscribed: return KiiTopicBindings.isSubscribed
         case .sendToTopic: return KiiTopicBindings.send
         case .userStatus, .mqttEndpoint, .topicExists: return nil
-        case .verifyEmail, .verifyPhone, .changePhone, .resendEmailVerification, .resendPhoneVerification, .me: return nil
+        case .verifyEmail, .verifyPhone, .changePhone, .resendEmailVerification, .resendPhoneVerification, .me, .getUser,
+            .requestPasswordReset, .completePasswordReset, .changePassword, .deleteUser, .setDisabled, .login, .changeEmail,
+            .openResetLink, .updateUser, .createTopic, .deleteTopic, .listTopics, .subscribe, .unsubscribe, .isSubscribed:
+            return nil
         }
     }
 
@@ -90,44 +77,5 @@ enum KiiBindings {
             }
         }
     }
-
-    static let login: us_swift_fn = { L in
-        LuaCall.run(L, KiiOperation.login) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: KiiOperation.login)
-            let app = try call.kii()
-            let identifier = arguments.string("identifier")
-            let password = arguments.string("password")
-            return call.answer { () throws(KiiError) in try app.login(identifier: identifier, password: password) }
-        }
-    }
-
-    /// The shape of verify/change calls: a userID, a second string, maybe a third.
-    private static func userCall(
-        _ L: OpaquePointer?, _ operation: KiiOperation, _ second: String, third: String? = nil,
-        _ action: @escaping (KiiApp, String, String, String?) throws(KiiError) -> KiiUser
-    ) -> Int32 {
-        LuaCall.run(L, operation) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: operation)
-            let app = try call.kii()
-            let userID = arguments.string("userID")
-            let value = arguments.string(second)
-            let extra = third.flatMap(arguments.optionalString)
-            return call.answer { () throws(KiiError) in try action(app, userID, value, extra) }
-        }
-    }
-
-    static let changeEmail: us_swift_fn = { L in
-        userCall(L, .changeEmail, "email") { app, userID, email, _ throws(KiiError) in try app.changeEmail(userID: userID, email: email) }
-    }
-
-    static let get: us_swift_fn = { L in
-        LuaCall.run(L, KiiOperation.getUser) { call throws(LuaMisuse) in
-            let userID = try call.arguments(of: KiiOperation.getUser).string("userID")
-            let app = try call.kii()
-            return call.answer(optional: { () throws(KiiError) in try app.getUser(userID: userID) })
-        }
-    }
-
-
 
 }
