@@ -87,7 +87,9 @@ package struct CodesGate: Sendable {
                 }
                 let metCodes = Set(rows.filter(isMet).map(\.code))
                 let met = denominator.filter(metCodes.contains)
-                let percent = denominator.isEmpty ? 100 : Double(met.count) * 100 / Double(denominator.count)
+                // Nothing to meet: full marks for a flavour the files met codes of, none for one only --flavour named.
+                let percent = denominator.isEmpty
+                    ? (coverage.exercised(flavour) ? 100 : 0) : Double(met.count) * 100 / Double(denominator.count)
                 results.append(FlavourResult(
                     flavour: flavour, denominator: denominator, met: met, missing: denominator.filter { !metCodes.contains($0) },
                     percent: percent, passed: percent + 1e-9 >= min
