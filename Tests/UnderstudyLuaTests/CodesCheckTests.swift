@@ -54,7 +54,7 @@ struct CodesCheckTests {
         let short = try understudy(["codes", "check", "served.json", "--min", "80"], in: base)
         #expect(short.status == 1)
         #expect(short.stderr.contains("backendless: 2 of 5 codes met (40.0 %), below --min 80.0; missing: 3011, 3003, 3087")
-                || short.stderr.contains("missing:"), short.stderr)
+                || short.stderr.contains("missing:"), "\(short.stderr)")
         #expect(short.stderr.contains("3011") && short.stderr.contains("3087"))
         // Merged with the Lua run that met 3003 and 3087: 4 of 5.
         let merged = try understudy(["codes", "check", "served.json", "lua.json", "--min", "80"], in: base)
@@ -75,7 +75,7 @@ struct CodesCheckTests {
         #expect(!missing.stderr.contains("required code 3033"))
         #expect(!missing.stderr.contains("connection dropped"))
         let met = try understudy(["codes", "check", "served.json", "lua.json", "--require", "3033,3087", "--min", "10"], in: base)
-        #expect(met.status == 0, met.stderr)
+        #expect(met.status == 0, "\(met.stderr)")
         #expect(!met.stdout.contains("kii"), "Kii met nothing and is not measured: \(met.stdout)")
         let kii = try understudy(["codes", "check", "served.json", "--min", "10", "--flavour", "kii"], in: base)
         #expect(kii.status == 1)
@@ -100,7 +100,7 @@ struct CodesCheckTests {
     func merge() throws {
         let base = try folder()
         let merged = try understudy(["codes", "merge", "served.json", "lua.json"], in: base)
-        #expect(merged.status == 0, merged.stderr)
+        #expect(merged.status == 0, "\(merged.stderr)")
         #expect(merged.stdout.contains("connection dropped"))
         #expect(merged.stdout.contains("network fault (over HTTP)"))
         let line = merged.stdout.split(separator: "\n").first { $0.contains(" 3003 ") }
