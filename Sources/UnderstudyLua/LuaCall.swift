@@ -54,10 +54,15 @@ struct LuaCall {
             }
             if grown > 0 { us_charge_memory(L, Int64(grown)) }
         }
+        let errorsBefore = host.uncheckedErrors.count
         do {
             let results = try body(call)
             if let pending = host.pendingError {
                 host.pendingError = nil
+                // The call raises: the error it was about to return never reaches the scenario, so nothing
+                // should be blamed for not checking it.
+                host.uncheckedErrors.forget(L, after: errorsBefore)
+                if host.raisedPredicateError == nil { host.raisedPredicateError = pending }
                 LuaValues.push(L, pending)
                 return US_RAISE
             }
@@ -495,6 +500,13 @@ struct LuaCall {
         case .text(let text): LuaValues.push(L, text)
         case .value(let value): LuaValues.push(L, value)
         case .records(let records): SharedBindings.pushList(L, records) { L, record in LuaRecordWriter.push(L, record) }
+        case .recordsByName(let records):
+            lua_createtable(L, 0, Int32(clamping: records.count))
+            let table = lua_gettop(L)
+            for (name, record) in records {
+                LuaRecordWriter.push(L, record)
+                LuaValues.setField(L, table, name)
+            }
         }
         return 1
     }

@@ -129,6 +129,8 @@ struct ServeCommand: ParsableCommand {
             }
             probe.close()
         }
+        let watch = Self.watchStopSignals(server)
+        defer { watch.forEach { $0.cancel() } }
         try await server.run {
             FileOutput.standardOutput.write(banner)
         }
@@ -138,6 +140,34 @@ struct ServeCommand: ParsableCommand {
             FileOutput.standardOutput.write("understudy serve: wrote the coverage to \(codesJSON)\n")
         }
         FileOutput.standardOutput.write("understudy serve: stopped\n")
+    }
+
+    /// How long a stopping server may take before the process exits anyway (a control chunk running up to its
+    /// `--timeout`, a client that never reads).
+    static let stopGrace: Double = 3
+
+    /// SIGTERM and SIGINT (which the service group also turns into a graceful shutdown): pending delays end at once,
+    /// and if the server has not stopped `stopGrace` seconds later, or at a second signal, the process exits.
+    static func watchStopSignals(_ server: UnderstudyServer) -> [any DispatchSourceSignal] {
+        final class Count: Sendable { let value = Atomic<Int>(0) }
+        let signalled = Count()
+        return [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)  // as the service group does: the sources below receive it
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                server.beginShutdown()
+                if signalled.value.add(1, ordering: .relaxed).oldValue > 0 {
+                    FileOutput.standardError.write("understudy serve: stopped at a second signal\n")
+                    Foundation.exit(128 + number)
+                }
+                DispatchQueue.global().asyncAfter(deadline: .now() + stopGrace) {
+                    FileOutput.standardError.write("understudy serve: stopped after \(Int(stopGrace)) s with requests still pending\n")
+                    Foundation.exit(128 + number)
+                }
+            }
+            source.resume()
+            return source
+        }
     }
 
     static func banner(_ stage: Stage, options: ServerOptions) -> String {

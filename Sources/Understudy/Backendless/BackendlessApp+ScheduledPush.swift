@@ -41,14 +41,12 @@ extension BackendlessApp {
 
     /// `push.message_status`: where a message stands; `unknown` for an id never issued.
     package func messageStatus(_ messageID: String) throws(BackendlessError) -> MessageStatusReport {
-        try checkFaults(.messageStatus, [.string(messageID)])
         return MessageStatusReport(messageID: messageID, status: schedule.messages[messageID]?.status ?? .unknown)
     }
 
     /// `push.cancel`: drops a scheduled message's remaining firings (5040 when there is no such message, it was
     /// cancelled already, or every firing has been delivered).
     package func cancelMessage(_ messageID: String) throws(BackendlessError) {
-        try checkFaults(.cancelMessage, [.string(messageID)])
         guard schedule.cancel(messageID) else { throw .cannotCancelMessage }
     }
 
@@ -75,7 +73,6 @@ extension BackendlessApp {
 
     /// `push.templates`: the templates listed for an os (every one for `ALL` or nil), sorted by name.
     package func listPushTemplates(os: String?) throws(BackendlessError) -> [PushTemplate] {
-        try checkFaults(.pushTemplates, [os.map(Value.string) ?? .null])
         return pushTemplates.values.filter { $0.isListed(for: os) }.sorted { $0.name < $1.name }
     }
 
@@ -155,6 +152,16 @@ extension BackendlessApp {
             schedule.fired(due.id, at: due.time)
         }
         return clock.set(to: seconds)
+    }
+
+    package func canMoveClock(to seconds: Double, allow: (_ pushes: Int) -> Bool) -> Bool {
+        guard VirtualClock.accepts(seconds) else { return true }
+        var plan = schedule  // a value: the walk fires nothing in the app's own schedule
+        while let due = plan.nextDue(upTo: seconds), let message = plan.messages[due.id] {
+            guard allow(recipients(of: message, at: due.time).count) else { return false }
+            plan.fired(due.id, at: due.time)
+        }
+        return true
     }
 
     // MARK: Delivery

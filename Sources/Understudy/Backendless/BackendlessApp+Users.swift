@@ -73,8 +73,12 @@ extension BackendlessApp {
         // 3043: the same property twice (also differing only in case).
         if Self.hasDuplicateNames(request) { throw .duplicateProperties }
 
-        guard case .string(let password)? = request[named: "password"], !password.isEmpty else {
-            throw .passwordRequired
+        // 3011: no password, or an empty one; 3050: one that is not text (a number, a boolean, a list).
+        let password: String
+        switch request[named: "password"] {
+        case .string(let text)? where !text.isEmpty: password = text
+        case nil, .null?, .string?: throw .passwordRequired
+        default: throw .catalogue(3050)
         }
 
         let identity = settings.identity
@@ -273,7 +277,6 @@ extension BackendlessApp {
 
     /// `users.is_valid_token`: whether a token is a live session; an injected fault fails it.
     package func isValidToken(_ token: String) throws(BackendlessError) -> Bool {
-        try checkFaults(.isValidToken, [.string(token)])
         return (try? user(forToken: token)) != nil
     }
 

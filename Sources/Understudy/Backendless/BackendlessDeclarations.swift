@@ -40,7 +40,7 @@ extension BackendlessOperation {
             return declare(
                 lua: "users.register", [.properties("props", optional: true, from: .body, "the new user's properties")],
                 routes: [.post("/users/register", "Register a user (or convert a guest)").resolving("props", .backendlessNewUserProperties)],
-                checks: [.fault, 3038, 3009, 3039, 3043, 3011, 3013, 3078, 3040, 3010, 3012, 3041, 8000, 3033, 3021], result: user
+                checks: [.fault, 3038, 3009, 3039, 3043, 3011, 3050, 3013, 3078, 3040, 3010, 3012, 3041, 8000, 3033, 3021], result: user
             ) { app, a throws(BackendlessError) in .record(try app.register(a.optionalProperties("props"))) }
         case .login:
             return declare(
@@ -85,7 +85,7 @@ extension BackendlessOperation {
             return declare(
                 lua: nil, [.string("token", from: .path("userToken"))],
                 routes: [.get("/users/isvalidusertoken/{userToken}", "Whether a user-token is a live session")], result: .http
-            )
+            ) { app, a throws(BackendlessError) in .value(.bool(try app.isValidToken(a.string("token")))) }
         case .restorePassword:
             return declare(
                 version: 2, lua: "users.restore_password", [.string("identity", from: .path("identity"), "the identity value")],
@@ -240,9 +240,12 @@ extension BackendlessOperation {
         case .cancelMessage:
             return declare(
                 version: 3, lua: "push.cancel", [.string("messageId", from: .path("messageId"))],
-                routes: [.delete("/messaging/{messageId}", "Cancel a scheduled message")],
+                routes: [.delete("/messaging/{messageId}", "Cancel a scheduled message").replying(.backendlessCancelled)],
                 checks: [.fault, 5040], result: .true
-            )
+            ) { app, a throws(BackendlessError) in
+                try app.cancelMessage(a.string("messageId"))
+                return .done
+            }
         case .pushTemplates:
             return declare(
                 version: 3, lua: "push.templates.list",
@@ -252,7 +255,9 @@ extension BackendlessOperation {
                     .get("/messaging/pushtemplates", "Every push template, by name", sources: ["os": .none]),
                 ],
                 result: .value("table<string, PushTemplate>", "templates")
-            )
+            ) { app, a throws(BackendlessError) in
+                .recordsByName(try app.listPushTemplates(os: a.optionalString("os")).map { ($0.name, $0 as any Presentable) })
+            }
         case .pushWithTemplate:
             return declare(
                 version: 3, lua: "push.with_template",
@@ -471,9 +476,12 @@ extension BackendlessOperation {
         case .messageStatus:
             return declare(
                 version: 2, lua: "push.status", [.string("messageId", from: .path("messageId"))],
-                routes: [.get("/messaging/{messageId}", "The status of a published message")],
+                routes: [
+                    .get("/messaging/{messageId}", "The status of a published message").guarded(.liveUserToken)
+                        .replying(.backendlessMessageStatus)
+                ],
                 result: .record("MessageStatus", "status")
-            )
+            ) { app, a throws(BackendlessError) in .record(try app.messageStatus(a.string("messageId"))) }
         }
     }
 }

@@ -113,6 +113,8 @@ package enum Outcome {
     case value(Value)
     /// A list of records.
     case records([any Presentable])
+    /// Records by name: a Lua table, a JSON object.
+    case recordsByName([(name: String, record: any Presentable)])
 
     /// A record, or `nothing` for none.
     package static func optional(_ record: (some Presentable)?) -> Outcome {
@@ -201,6 +203,9 @@ package enum ArgumentResolver: Sendable, Hashable {
     /// Kii topics: the subscriber the path names (`{subscriber}`, or the token's user), the caller's own user
     /// unless the caller is the administrator.
     case kiiSubscriber
+    /// Kii: the id of the installation the path's `{installation}` names (an id, or `TYPE:registrationID`), for
+    /// app credentials or its owner's token (404 `INSTALLATION_NOT_FOUND`, 401 for another user's).
+    case kiiInstallation
     /// Kii: the token of `Authorization: Bearer` (401 when there is none or it is not live).
     case bearerToken
     /// Backendless: the path's `{identity}` URL-decoded (8002 for bytes that are not UTF-8); with `rawFallback`,
@@ -228,6 +233,10 @@ package enum ReplyPresenter: Sendable, Hashable {
     case backendlessRegistrationID
     /// Backendless: the confirmation link's reply (`message`, `objectId`, `userStatus`).
     case backendlessEmailConfirmed
+    /// Backendless: `{"status","messageId","errorMessage":null}`.
+    case backendlessMessageStatus
+    /// Backendless: `{"status":"cancelled","messageId"}`.
+    case backendlessCancelled
     /// Kii: `{"verificationStatus":"VERIFIED"}` as `application/vnd.kii.AddressVerificationResponse+json`.
     case kiiVerified
     /// Kii: `{"topics":[{"topicID"}]}` as `application/vnd.kii.TopicsRetrievalResponse+json`.

@@ -283,9 +283,15 @@ extension KiiOperation {
         case .unregisterInstallation:
             return declare(
                 version: 2, lua: "installations.unregister", [installationID],
-                routes: [.delete("/installations/{installation}", "Delete an installation by id, or by {deviceType}:{registrationID} (204)")],
+                routes: [
+                    .delete("/installations/{installation}", "Delete an installation by id, or by {deviceType}:{registrationID} (204)")
+                        .resolving("installationID", .kiiInstallation).replying(.status(204))
+                ],
                 checks: checks("INSTALLATION_NOT_FOUND"), result: .true
-            )
+            ) { app, a throws(KiiError) in
+                try app.unregisterInstallation(id: a.string("installationID"))
+                return .done
+            }
         case .sendToUser:
             return declare(
                 version: 2, lua: "push.send_to_user",

@@ -154,7 +154,6 @@ extension KiiApp {
 
     /// Removes an installation. Errors: 404 `INSTALLATION_NOT_FOUND`.
     package func unregisterInstallation(id: String) throws(KiiError) {
-        try checkFaults(.unregisterInstallation, [.string(id)])
         guard lifecycle.installations.remove(id) != nil else { throw .installationNotFound(id) }
     }
 

@@ -21,7 +21,6 @@ enum BackendlessRoutes {
             ]
         )
         table.add(BackendlessOperation.confirmEmail, confirmEmail)
-        table.add(BackendlessOperation.isValidToken, isValidToken)
         table.add(BackendlessOperation.registerDevice, registerDevice)
         BackendlessPushRoutes.register(in: &table)
         BackendlessLifecycleRoutes.register(in: &table)
@@ -95,13 +94,6 @@ enum BackendlessRoutes {
                     "userStatus": .string(user.status.rawValue),
                 ]
             )
-        }
-    }
-
-    static let isValidToken: RouteHandler = { exchange in
-        serve(&exchange, .isValidToken) { app, exchange in
-            let valid = try app.isValidToken(exchange.parameters["userToken"])
-            return Reply(body: .bool(valid))
         }
     }
 

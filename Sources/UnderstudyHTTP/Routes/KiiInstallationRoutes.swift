@@ -12,7 +12,6 @@ enum KiiInstallationRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
         table.add(KiiOperation.registerInstallation, create)
         table.add(KiiOperation.getInstallation, get)
-        table.add(KiiOperation.unregisterInstallation, delete)
         table.add(KiiOperation.mqttEndpoint, mqttEndpoint)
     }
 
@@ -85,13 +84,6 @@ enum KiiInstallationRoutes {
                 Reply(body: JSONRecordWriter.json(try installation(app, exchange))),
                 "application/vnd.kii.InstallationRetrievalResponse+json"
             )
-        }
-    }
-
-    static let delete: RouteHandler = { exchange in
-        KiiRoutes.serve(&exchange, .unregisterInstallation) { app, exchange in
-            try app.unregisterInstallation(id: try installation(app, exchange).installationID)
-            return Reply(status: 204)
         }
     }
 

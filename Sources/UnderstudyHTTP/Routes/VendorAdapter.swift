@@ -189,6 +189,8 @@ struct RequestArguments {
             return owner.map(ArgumentValue.string) ?? .absent
         case (.kiiSubscriber, .kii(let app)):
             return .string(try KiiTopicRoutes.subscriber(app, exchange, try KiiTopicRoutes.caller(app, exchange)))
+        case (.kiiInstallation, .kii(let app)):
+            return .string(try KiiInstallationRoutes.installation(app, exchange).installationID)
         case (.bearerToken, .kii(let app)):
             guard try KiiRoutes.caller(app, exchange)?.user != nil, let authorization = exchange.header("Authorization") else {
                 throw KiiError.unauthorized("users/me needs an access token (Authorization: Bearer)")
@@ -232,6 +234,11 @@ enum VendorPresenters {
                     "userStatus": .string(user.status.rawValue),
                 ]
             )
+        case .backendlessMessageStatus:
+            guard let report = outcome.record(as: MessageStatusReport.self) else { return Reply(body: json(outcome, app.flavour)) }
+            return Reply(body: ["status": .string(report.status.rawValue), "messageId": .string(report.messageID), "errorMessage": nil])
+        case .backendlessCancelled:
+            return Reply(body: ["status": "cancelled", "messageId": .string(arguments.string("messageId"))])
         case .kiiVerified: return KiiRoutes.verified
         case .kiiTopicList:
             guard case .value(.array(let ids)) = outcome else { return Reply(body: json(outcome, app.flavour)) }
@@ -263,6 +270,7 @@ enum VendorPresenters {
         case .text(let text): return .string(text)
         case .value(let value): return JSON(value)
         case .records(let records): return .array(records.map { json($0, flavour) })
+        case .recordsByName(let records): return .object(records.map { JSON.Member($0.name, json($0.record, flavour)) })
         }
     }
 

@@ -17,6 +17,17 @@ package final class UnderstudyServer: Sendable {
     let routes: RouteTable<RouteHandler>
     /// Where the async paths wait for the lock and run handlers, off the threads that read requests.
     let worker = StageWorker()
+    private let shuttingDown = Atomic<Bool>(false)
+
+    /// Whether the server was told to stop (SIGTERM, SIGINT): pending delays then end at once.
+    var isShuttingDown: Bool { shuttingDown.load(ordering: .relaxed) }
+
+    /// Ends every pending injected delay now (their replies go out) and every later one at once: called when the
+    /// process is told to stop, so a `delay_ms` fault never holds up the shutdown.
+    package func beginShutdown() { shuttingDown.store(true, ordering: .relaxed) }
+
+    /// How often a pending delay looks whether the server is shutting down.
+    static let shutdownPollMilliseconds: Int64 = 50
 
     /// Builds the stage (running the setup script, if any). Throws when the script fails.
     package init(options: ServerOptions) throws(StageError) {
@@ -146,8 +157,17 @@ package final class UnderstudyServer: Sendable {
             let reply = await worker.run { [bytes] in
                 self.answer(entry, parameters: parameters, method: method, path: path, query: query, headers: headers, body: bytes)
             }
-            if reply.delayMilliseconds > 0 { try? await Task.sleep(for: .milliseconds(reply.delayMilliseconds)) }
+            if reply.delayMilliseconds > 0 { await pause(milliseconds: reply.delayMilliseconds) }
             return reply.response
+        }
+    }
+
+    /// Waits out an injected delay, ending early when the server begins to shut down.
+    private func pause(milliseconds: Int) async {
+        let end = ContinuousClock.now + .milliseconds(milliseconds)
+        while !isShuttingDown, ContinuousClock.now < end {
+            let step = min(end - ContinuousClock.now, .milliseconds(Self.shutdownPollMilliseconds))
+            try? await Task.sleep(for: step)
         }
     }
 

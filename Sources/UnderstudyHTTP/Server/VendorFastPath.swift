@@ -47,9 +47,14 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var state = State.idle
     /// Requests handed on whose reply has not been written yet.
     private var handedOn = 0
-    /// True while a reply held back by an injected delay is pending: parts that arrive meanwhile wait in `waiting`.
+    /// True while a reply held back by an injected delay is pending, or while a request handed on is unanswered:
+    /// parts that arrive meanwhile wait in `waiting`, unread, so nothing pipelined behind a request runs before
+    /// its reply is written (a reply that drops the connection then discards them: the client never gets them).
     private var holding = false
+    private var waitingForHandedOn = false
     private var waiting: [HTTPRequestPart] = []
+    /// True once a reply dropped the connection (`drop = true`): nothing read after it is answered or run.
+    private var dropped = false
     private var dates = HTTPDateCache()
 
     init(server: UnderstudyServer, serverName: String) {
@@ -59,6 +64,7 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
+        if dropped { return }
         if holding {
             waiting.append(part)
             return
@@ -66,10 +72,26 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         read(part, context: context)
     }
 
+    /// Reads the parts that waited, until one holds the rest back again.
+    private func drain(context: ChannelHandlerContext) {
+        let forwarded = !waiting.isEmpty
+        while !holding, !dropped, !waiting.isEmpty {
+            read(waiting.removeFirst(), context: context)
+        }
+        if dropped { waiting.removeAll() }
+        // Outside a read batch: Hummingbird's channel takes what was passed on at the batch's end.
+        if forwarded { context.fireChannelReadComplete() }
+    }
+
     private func read(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
         switch (state, part) {
         case (.idle, .head(let head)):
-            if handedOn == 0, let reading = plan(head) {
+            if handedOn > 0 {
+                // Behind a request Hummingbird is answering: wait for its reply (it may drop the connection).
+                holding = true
+                waitingForHandedOn = true
+                waiting.insert(part, at: 0)
+            } else if let reading = plan(head) {
                 state = .reading(reading)
             } else {
                 handedOn += 1
@@ -137,16 +159,28 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         let close = reading.head.headerFields[.connection] == "close"
+        if reply.dropConnection { dropped = true }
         guard reply.delayMilliseconds > 0 else {
             write(reply, close: close, context: context)
             return
         }
         holding = true
-        context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: .milliseconds(Int64(reply.delayMilliseconds))) {
+        waitDelay(until: NIODeadline.now() + .milliseconds(Int64(reply.delayMilliseconds)), context: context) {
             self.write(reply, close: close, context: context)
             self.holding = false
-            while !self.holding, !self.waiting.isEmpty {
-                self.read(self.waiting.removeFirst(), context: context)
+            self.drain(context: context)
+        }
+    }
+
+    /// Runs `then` at `deadline`, or at once when the server begins to shut down: a pending delay never holds
+    /// up a SIGTERM (the reply goes out now, and graceful shutdown closes the connection after it).
+    private func waitDelay(until deadline: NIODeadline, context: ChannelHandlerContext, then: @escaping () -> Void) {
+        let step = min(deadline, NIODeadline.now() + .milliseconds(UnderstudyServer.shutdownPollMilliseconds))
+        context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(deadline: step) {
+            if NIODeadline.now() >= deadline || self.server.isShuttingDown {
+                then()
+            } else {
+                self.waitDelay(until: deadline, context: context, then: then)
             }
         }
     }
@@ -180,7 +214,18 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Replies Hummingbird writes for the requests handed on.
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data), handedOn > 0 { handedOn -= 1 }
+        switch unwrapOutboundIn(data) {
+        case .head(let head) where head.headerFields[ConnectionDropper.marker] != nil:
+            dropped = true
+        case .end where handedOn > 0:
+            handedOn -= 1
+            if handedOn == 0, waitingForHandedOn {
+                waitingForHandedOn = false
+                holding = false
+                context.eventLoop.assumeIsolatedUnsafeUnchecked().execute { self.drain(context: context) }
+            }
+        default: break
+        }
         context.write(data, promise: promise)
     }
 }

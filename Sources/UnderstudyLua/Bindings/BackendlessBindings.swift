@@ -31,9 +31,12 @@ enum BackendlessBindings {
     /// The hand-written binding of each console call whose declaration names no domain method (why: beside each).
     static func console(for call: ConsoleCall) -> us_swift_fn? {
         switch call {
+        // `when` is a Lua function kept in the registry; the fault table has live fields and a `remove` function.
         case .faultsInject: return SharedBindings.faultsInject
         case .faultsList: return SharedBindings.faultsList
+        // Not yet derived: the profile is a nested table read with its own messages, charged to the memory cap.
         case .oauthAccount: return BackendlessOAuthBindings.account
+        // Not yet derived: the template's fields are checked with messages of their own (`template.os must be ...`).
         case .pushTemplatesDefine: return BackendlessPushBindings.defineTemplate
         default: return nil
         }
@@ -44,17 +47,20 @@ enum BackendlessBindings {
     static func binding(for operation: BackendlessOperation) -> us_swift_fn? {
         switch operation {
         case .register, .login, .logout, .guestLogin, .setStatus, .getUser, .restorePassword, .resendConfirmation,
-            .confirmationURL, .updateUser, .deleteUser, .getDevice, .unregisterDevice, .sendTemplate:
+            .confirmationURL, .updateUser, .deleteUser, .getDevice, .unregisterDevice, .messageStatus, .cancelMessage, .pushTemplates,
+            .sendTemplate:
             return nil
+        // Not yet derived (issue 28, partial): confirm_email takes a link or an objectId and its domain checks its
+        // faults with the objectId a link names; reset_password's HTTP side is the recovery page (a form).
         case .confirmEmail: return confirmEmail
         case .resetPassword: return BackendlessLifecycleBindings.resetPassword
+        // Not yet derived: table arguments read field by field with their own misuse messages (the generic
+        // `fields(of:)` words some of them differently), and over HTTP the SDKs' units and spellings.
         case .registerDevice: return registerDevice
         case .publish: return BackendlessPushBindings.publish
-        case .messageStatus: return BackendlessPushBindings.status
-        case .cancelMessage: return BackendlessPushBindings.cancel
-        case .pushTemplates: return BackendlessPushBindings.listTemplates
         case .pushWithTemplate: return BackendlessPushBindings.withTemplate
         case .loginOAuth: return BackendlessOAuthBindings.login
+        // Contract v4's Data service and roles (i32b): written by hand when they landed; to derive next.
         case .describeUsers: return BackendlessDataBindings.describe
         case .loginByID: return BackendlessDataBindings.loginByID
         case .updateStatus: return BackendlessDataBindings.updateStatus
