@@ -46,6 +46,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds a connection may go without a complete request part (idle keep-alive, a head or body that stops arriving) before it is closed; 0: never.")
     var idleTimeout: Double = 10
 
+    @Option(name: .customLong("codes-json"), help: ArgumentHelp("At exit, write what the app under test met (GET /_understudy/coverage) to FILE, in the format of `run --codes-json`: `understudy codes merge` and `codes check` read it.", valueName: "FILE"))
+    var codesJSON: String?
+
     @Option(help: "Where the apps' virtual clocks start, and restart at each reset: an ISO 8601 time (2030-01-01T00:00:00Z) or seconds since the epoch. Default: the real time of the start (and of each reset).")
     var clockStart: String?
 
@@ -130,10 +133,22 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let banner = server.withStage { stage in Self.banner(stage, options: options) }
+        if let codesJSON {  // refuse a path it cannot write before serving, not at the end
+            guard let probe = FileOutput(path: codesJSON) else {
+                FileOutput.standardError.write("understudy serve: cannot write --codes-json \(codesJSON)\n")
+                throw ExitCode(2)
+            }
+            probe.close()
+        }
         let watch = Self.watchStopSignals(server)
         defer { watch.forEach { $0.cancel() } }
         try await server.run {
             FileOutput.standardOutput.write(banner)
+        }
+        if let codesJSON, let file = FileOutput(path: codesJSON) {
+            file.write(server.coverageText())
+            file.close()
+            FileOutput.standardOutput.write("understudy serve: wrote the coverage to \(codesJSON)\n")
         }
         FileOutput.standardOutput.write("understudy serve: stopped\n")
     }

@@ -58,7 +58,7 @@ package final class BackendlessApp: EmulatedApp {
     }
 
     /// The error an injected fault answers with.
-    func failure(for fault: Fault) -> BackendlessError {
+    package func failure(for fault: Fault) -> BackendlessError {
         let code: Int
         switch fault.code {
         case .number(let number)?: code = number
@@ -74,6 +74,7 @@ package final class BackendlessApp: EmulatedApp {
     /// `arguments` are the call's, in the order the operation declares them: a fault's `when(args)` sees them by
     /// their declared names, whether the call came from Lua or over HTTP.
     func checkFaults(_ operation: BackendlessOperation, _ arguments: @autoclosure () -> [Value]) throws(BackendlessError) {
+        if let wait = rateLimitWait() { throw .rateLimited(retryAfter: wait) }
         if let fault = triggerFault(operation.name, arguments: operation.faultArguments(arguments())), fault.code != nil {
             throw failure(for: fault)
         }

@@ -58,6 +58,8 @@ package protocol NamedSettings: Sendable {
     func value(of name: String) -> Value?
     /// Changes a setting by name, checking the value.
     mutating func set(_ name: String, to value: Value) throws(SettingError)
+    /// The request quota (`rate_limit`, `rate_limit_seconds`).
+    var rateLimit: RateLimitSettings { get }
 }
 
 extension BackendlessSettings: NamedSettings {}

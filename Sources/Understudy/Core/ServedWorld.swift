@@ -6,6 +6,8 @@ package final class ServedWorld {
     package private(set) var apps: [any EmulatedApp] = []
     /// The requests the server answered.
     package var journal: RequestJournal
+    /// What the app under test met, per app, operation and test (`GET /_understudy/coverage`).
+    package var coverage = CoverageTally()
     /// Where the links in emails and text messages point: the server's own address.
     package let linkBase: String
     /// Where the clock of every app added starts (seconds since the epoch); nil: `VirtualClock.start`.

@@ -91,6 +91,10 @@ extension KiiError {
         entry(subscriptionNotFound(topicID: "%s", userID: "%s"),
               when: "topics.unsubscribe of a user who does not subscribe (over HTTP also GET of a subscription: not subscribed)",
               [.unsubscribe], version: 3),
+        // Beyond the contract: the app's request quota (docs/decisions.md).
+        entry(tooManyRequests(retryAfter: 1),
+              when: "any call past the app's rate_limit calls in a window of rate_limit_seconds of virtual time (off by default); over HTTP with Retry-After",
+              KiiOperation.allCases, settings: ["rate_limit", "rate_limit_seconds"]),
     ]
 
 }

@@ -32,7 +32,7 @@ package enum ControlRoutes {
         add(.get, "/outbox", .none, "Sent emails, text messages and pushes (?app=, ?to=, ?kind=emails|sms|pushes)", outbox)
         add(.delete, "/outbox", .none, "Forget what was sent (?app=)", clearOutbox)
         add(.get, "/faults", .none, "Active faults with their hits (?app=)", listFaults)
-        add(.post, "/faults", .json, "Inject a fault {app?, op, code?, message?, status?, times?, probability?, delay_ms?, drop?}", injectFault)
+        add(.post, "/faults", .json, "Inject a fault {app?, op, code?, message?, status?, times?, probability?, delay_ms?, drop?, reset?, reply?, after_commit?, from?, until?, for_seconds?}", injectFault)
         add(.delete, "/faults", .none, "Remove every fault (?app=)", clearFaults)
         add(.delete, "/faults/{app}/{id}", .none, "Remove one fault", removeFault)
         add(.get, "/clock", .none, "The apps' virtual clocks (?app=)", clock)
@@ -46,8 +46,10 @@ package enum ControlRoutes {
         add(.patch, "/settings", .json, "Change settings {name: value} of one app (?app=)", patchSettings)
         add(.post, "/lua", .text, "Run a Lua chunk against the live apps; its results and output (?name=)", lua)
         add(.post, "/scenarios", .text, "Run a scenario file against the live apps; its outcomes (?name=)", scenarios)
-        add(.get, "/journal", .none, "Requests answered (?method=, ?path=, ?op=, ?app=, ?status=, ?code=, ?limit=)", journal)
+        add(.get, "/journal", .none, "Requests answered (?method=, ?path=, ?op=, ?app=, ?status=, ?code=, ?test=, ?limit=)", journal)
         add(.delete, "/journal", .none, "Empty the journal", clearJournal)
+        add(.get, "/coverage", .none, "What the app under test met: codes per app and operation, by origin, per test (?test=)", nil)
+        add(.delete, "/coverage", .none, "Start counting the coverage again", clearCoverage)
         for route in dashboardRoutes { add(route.method, route.path, .none, route.summary, route.handler) }
 
         let listing = (table.entries.map(\.description) + control.map(\.description)).sorted { lhs, rhs in
@@ -61,6 +63,7 @@ package enum ControlRoutes {
             switch route.description.path {
             case "/" + prefix: handler = index(routes: listing)
             case "/" + prefix + "/routes": handler = listRoutes(listing)
+            case "/" + prefix + "/coverage" where route.description.method == .get: handler = coverage(listing)
             default: handler = route.handler!
             }
             table.add(route.description, body: route.body, handler)

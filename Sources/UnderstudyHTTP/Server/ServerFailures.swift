@@ -28,10 +28,12 @@ package enum ServerFailures {
     }
 
     static func noRoute(_ method: HTTPRequest.Method, _ path: String) -> Reply {
-        reply(
+        var result = reply(
             area(of: path), status: 404, backendlessCode: 404, kiiCode: "NOT_FOUND",
             message: "Understudy has no route \(method.rawValue) \(path) (GET /_understudy/routes lists them)"
         )
+        result.unmatched = true
+        return result
     }
 
     static func wrongMethod(_ method: HTTPRequest.Method, _ path: String, allowed: [HTTPRequest.Method]) -> Reply {
@@ -40,6 +42,7 @@ package enum ServerFailures {
             message: "\(path) does not answer \(method.rawValue); it answers \(allowed.map(\.rawValue).joined(separator: ", "))"
         )
         result.headers.append((name: "Allow", value: allowed.map(\.rawValue).joined(separator: ", ")))
+        result.unmatched = true
         return result
     }
 

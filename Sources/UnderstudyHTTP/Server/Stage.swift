@@ -147,7 +147,9 @@ package final class Stage {
     package func reset(clearJournal: Bool = false) throws(StageError) {
         let journal = clearJournal ? Self.journal(options) : world.journal
         followedRealTime = options.realTime()
+        let coverage = world.coverage  // what the app met survives resets (an app's suite resets between tests)
         (world, session) = try Self.makeWorld(options, journal: journal)
+        world.coverage = coverage
     }
 
     /// Under `--clock real`, moves every app's clock (and where a new app's starts) on by the real time passed

@@ -51,6 +51,12 @@ package final class UnderstudyServer: Sendable {
     /// Every route the server answers.
     package var routeDescriptions: [RouteDescription] { routes.entries.map(\.description) }
 
+    /// The coverage report as `serve --codes-json` writes it.
+    package func coverageText() -> String {
+        let routes = routeDescriptions
+        return withStage { stage in CoverageReport.text(stage.world.coverage, routes: routes) }
+    }
+
     /// Runs `body` with the stage, under the lock.
     package func withStage<T: Sendable>(_ body: (Stage) throws -> T) rethrows -> T {
         try stage.withLock { stage in
@@ -317,29 +323,74 @@ package final class UnderstudyServer: Sendable {
         }
     }
 
+    /// The header that attributes a request to one of the app's tests in the journal and the coverage report.
+    static let testHeader = HTTPField.Name("X-Understudy-Test")!
+    /// The header the server itself adds to a request: the connection it came on (`ConnectionContext`), read by
+    /// the coverage report's "what the app did next" for requests without a test name.
+    static let connectionHeader = HTTPField.Name("X-Understudy-Connection")!
+
     private static func record(_ reply: Reply, exchange: Exchange, stage: Stage, since started: ContinuousClock.Instant? = nil) {
-        let app = exchange.appID.flatMap { id in exchange.flavour.flatMap(Flavour.init).flatMap { stage.world.app($0, id: id) } }
+        let flavour = exchange.flavour.flatMap(Flavour.init)
+        let app = exchange.appID.flatMap { id in flavour.flatMap { stage.world.app($0, id: id) } }
         var bodyIsJSON = false
         if case .success(_?) = exchange.json { bodyIsJSON = true }
-        stage.world.journal.record(JournalRecord(
+        let test = exchange.headers[testHeader].flatMap { $0.isEmpty ? nil : String($0.prefix(200)) }
+        var mark = reply.fault
+        if mark == nil, reply.headers.contains(where: { $0.name == "Retry-After" }) { mark = FaultMark(id: nil, effect: "rate_limit") }
+        let (origin, network) = reply.origin
+        let sequence = stage.world.journal.record(JournalRecord(
             method: exchange.method.rawValue, path: exchange.path, query: exchange.query, flavour: exchange.flavour,
             appID: exchange.appID, operation: exchange.operation, body: exchange.body, bodyIsJSON: bodyIsJSON,
             status: reply.status, code: reply.code, time: app?.clock.now ?? 0, delayMilliseconds: reply.delayMilliseconds,
             connectionDropped: reply.dropConnection,
             // For the dashboard's journal view: what the app got back, and how long the server took.
             reply: reply.bodyBytes,
-            durationMilliseconds: started.map { (ContinuousClock.now - $0) / .milliseconds(1) } ?? 0
+            durationMilliseconds: started.map { (ContinuousClock.now - $0) / .milliseconds(1) } ?? 0,
+            test: test, fault: mark
         ))
+        var observation = CoverageObservation(
+            sequence: sequence, flavour: flavour, appID: exchange.appID, operation: exchange.operation,
+            method: exchange.method.rawValue, path: exchange.path, status: reply.status,
+            code: reply.code.flatMap(Self.codeText), origin: origin, network: network, test: test,
+            connection: exchange.headers[connectionHeader].flatMap { Int($0) }
+        )
+        observation.unmatched = reply.unmatched
+        stage.world.coverage.record(observation)
         MemoryCap.trimJournal(stage)
+    }
+}
+
+extension UnderstudyServer {
+    /// A code as the coverage report names it: a Backendless number as text, a Kii errorCode.
+    static func codeText(_ code: Value) -> String? {
+        switch code {
+        case .int(let number): return String(number)
+        case .string(let text): return text
+        default: return nil
+        }
     }
 }
 
 /// Hands every request to the server.
 struct UnderstudyResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = ConnectionContext
     let server: UnderstudyServer
 
-    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
-        await server.respond(to: request)
+    func respond(to request: Request, context: ConnectionContext) async throws -> Response {
+        var head = request.head
+        head.headerFields[UnderstudyServer.connectionHeader] = String(context.connection)
+        return await server.respond(to: Request(head: head, body: request.body))
+    }
+}
+
+/// Hummingbird's request context plus the connection the request came on.
+struct ConnectionContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// An opaque number, the same for every request of one connection while it is open.
+    let connection: Int
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        connection = ObjectIdentifier(source.channel).hashValue
     }
 }

@@ -149,9 +149,11 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             write(server.healthReply(), close: reading.head.headerFields[.connection] == "close", context: context)
             return
         }
+        var fields = reading.head.headerFields
+        fields[UnderstudyServer.connectionHeader] = String(ObjectIdentifier(context.channel).hashValue)
         guard let reply = server.answerWithoutWaiting(
             reading.entry, parameters: reading.parameters, method: reading.method, path: reading.path,
-            query: reading.query, headers: reading.head.headerFields,
+            query: reading.query, headers: fields,
             body: reading.entry.bodyKind == .none ? [] : reading.body
         ) else {
             // The lock is busy (a long control chunk, say) or a Lua predicate could run: the event loop must not
