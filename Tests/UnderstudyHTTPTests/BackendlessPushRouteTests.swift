@@ -258,6 +258,20 @@ struct BackendlessPushRouteTests {
         }
     }
 
+    @Test("a clock move delivers a firing to a device that expires later in the same move (the limit check looks ahead without dropping it)")
+    func clockMoveDeliversBeforeExpiry() async throws {
+        try await withServer(setup: """
+            local app = understudy.backendless()
+            app.devices.register{ device_id = "alice-phone", token = "a1", os = "IOS", channels = { "news" }, expiration = app.clock.now() + 3600 }
+            app.push.publish{ channel = "news", message = "Tick", publish_at = app.clock.now() + 1800, repeat_every = 1800, repeat_expires_at = app.clock.now() + 10800 }
+            """) { server, client in
+            let moved = try await client.send(.post, "/_understudy/clock/advance", json: #"{"seconds":5400}"#)
+            #expect(moved.status == 200, "\(moved.text)")
+            let sent = server.withStage { $0.world.apps.flatMap { $0.outbox.pushes.map(\.sentAt) } }
+            #expect(sent == [Double(Self.start) + 1800], "the first firing reaches alice-phone, live until start + 3600; later ones reach nobody")
+        }
+    }
+
     @Test("the dashboard's listing shows scheduled messages with their next firing and templates; its cancel takes no fault")
     func dashboardMessages() async throws {
         try await withServer(setup: """

@@ -157,6 +157,10 @@ extension BackendlessApp {
     package func canMoveClock(to seconds: Double, allow: (_ pushes: Int) -> Bool) -> Bool {
         guard VirtualClock.accepts(seconds) else { return true }
         var plan = schedule  // a value: the walk fires nothing in the app's own schedule
+        // Finding a firing's recipients drops the registrations expired by then; a walk that looks ahead must not
+        // drop them before the real move delivers the earlier firings they were live for.
+        let registrations = devices
+        defer { devices = registrations }
         while let due = plan.nextDue(upTo: seconds), let message = plan.messages[due.id] {
             guard allow(recipients(of: message, at: due.time).count) else { return false }
             plan.fired(due.id, at: due.time)
