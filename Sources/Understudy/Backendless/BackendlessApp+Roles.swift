@@ -158,18 +158,7 @@ extension BackendlessApp {
             user.lockedUntil = nil
             user.failedLogins = 0
         }
-        switch user.status {
-        case .disabled: throw .accountDisabled
-        case .emailConfirmationPending: throw .emailNotConfirmed
-        case .enabled, .guest: break
-        }
-        switch settings.multipleLogins {
-        case .allow: break
-        case .deny: if !user.sessions.isEmpty { throw .alreadyLoggedIn }
-        case .limit(let count): if user.sessions.count >= count { throw .loginLimitReached }
-        }
-        user.lastLogin = clock.milliseconds
-        return openSession(for: user)
+        return try admitLogin(of: user)
     }
 
     /// `users.update_status(objectId, status, key?)`: enables or disables a user (a pending one too: enabling skips

@@ -240,6 +240,12 @@ extension BackendlessApp {
             throw .invalidLogin
         }
         user.failedLogins = 0
+        return try admitLogin(of: user)
+    }
+
+    /// The end of every login once the credentials are accepted: 3090 disabled, 3087 confirmation pending, then the
+    /// multiple-login policy (3002 / 3044); then the user's `lastLogin` and a new session.
+    func admitLogin(of user: StoredUser) throws(BackendlessError) -> BackendlessSession {
         switch user.status {
         case .disabled: throw .accountDisabled
         case .emailConfirmationPending: throw .emailNotConfirmed
