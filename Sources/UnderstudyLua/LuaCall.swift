@@ -182,7 +182,7 @@ struct LuaCall {
             try table(index, name)
             try rejectUnknownFields(index, known: fields.map(\.name), in: "the \(name)")
             return .table(index)
-        case .strings, .any:
+        case .strings, .stringMap, .any:
             return .value(try field(index, name))
         }
     }
@@ -235,7 +235,11 @@ struct LuaCall {
                 default: throw LuaMisuse("\(path).\(key) must be a string, number or boolean, got \(member.kindName)")
                 }
             }
-        case (.properties, .array(let items)) where items.isEmpty: return
+        case (.properties, .array(let items)) where items.isEmpty, (.stringMap, .array(let items)) where items.isEmpty: return
+        case (.stringMap, .object(let members)):
+            for key in members.keys.sorted() where members[key]?.stringValue == nil {
+                throw LuaMisuse("\(path).\(key) must be a string, got \(members[key]!.kindName)")
+            }
         case (.table(_, let fields), .object(let members)):
             let known = Set(fields.map(\.name))
             if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
@@ -253,6 +257,7 @@ struct LuaCall {
         case (.number, _): throw refuse("a number")
         case (.integer, _): throw refuse("an integer")
         case (.strings, _): throw refuse("a list of strings")
+        case (.stringMap, _): throw refuse("a table of strings by name")
         case (.properties, _), (.table, _): throw refuse("a table")
         }
     }
@@ -264,6 +269,7 @@ struct LuaCall {
         case .integer: return "an integer"
         case .properties, .table: return "a table"
         case .strings: return "a list of strings"
+        case .stringMap: return "a table of strings by name"
         default: return "a value"
         }
     }

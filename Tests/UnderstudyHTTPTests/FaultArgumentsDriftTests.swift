@@ -82,7 +82,7 @@ struct FaultArgumentsDriftTests {
 
     /// Path parameters the adapters resolve: Kii's `{user}` (the user), Backendless' confirmation `{token}`.
     static func resolvedPath(_ f: Fixtures, _ flavour: Flavour) -> [String: String] {
-        flavour == .kii ? ["user": f.userID] : ["token": f.confirmToken, "table": "Users"]
+        flavour == .kii ? ["user": f.userID] : ["token": f.confirmToken, "table": "Users", "provider": "facebook"]
     }
 
     /// Kii's `installations.register` table differs from the sign-up's: samples are by name within a flavour,
@@ -92,6 +92,17 @@ struct FaultArgumentsDriftTests {
             return .object(["user": .string(f.userID), "type": "MQTT"])
         }
         if operation == "roles.users", name == "options" { return nil }
+        // The browser sign-in: the popup route asks for popup itself; the page's URL is the request's own.
+        if operation == "users.oauth_url", name == "options" {
+            return .object([
+                "fields_mapping": .object(["email": "email"]), "permissions": .array(["email"]),
+                "redirect_after_login_url": "https://app.example/done", "popup": true,
+            ])
+        }
+        if operation == "users.oauth_authorize", name == "options" { return .object(["secret": "s-1"]) }
+        if name == "url" {
+            return .string("http://127.0.0.1:0/\(DefaultApps.backendlessAppID)/\(DefaultApps.backendlessAPIKey)/users/oauth/facebook/authorize")
+        }
         return samples(f, flavour)[name]
     }
 
@@ -169,7 +180,7 @@ struct FaultArgumentsDriftTests {
         switch route.body {
         case .none: break
         case .json: request.json = JSONWriter.string(wholeBody.map(JSON.init) ?? .object(body))
-        case .text:
+        case .text, .form:
             request.headers[.contentType] = "application/x-www-form-urlencoded"
             request.text = body.map { "\($0.key)=\($0.value.stringValue ?? "")" }.joined(separator: "&")
         }

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from conftest import BACKENDLESS, KII, KII_AUTH, call, open_page, shot
 
-VIEWS = ["Apps", "Users", "Outbox", "Devices", "OAuth", "Faults", "Journal", "Coverage", "Lua"]
+VIEWS = ["Apps", "Users", "Outbox", "Devices", "OAuth", "Roles", "Faults", "Journal", "Coverage", "Lua"]
 
 
 def app_card(page, app_id):
@@ -187,6 +187,29 @@ def test_oauth_accounts_show_with_the_user_their_first_login_registered(dashboar
     expect(facebook).to_contain_text("email: bond@mi6.co.uk")
     expect(facebook).to_contain_text(user["objectId"])
     shot(dashboard.locator("section#oauth"), "oauth")
+
+
+def test_roles_show_who_holds_them_and_email_templates_show_their_text(dashboard):
+    box = dashboard.get_by_role("textbox", name="Lua chunk")
+    box.fill('local app = understudy.app("UNDERSTUDY-APP")\n'
+             'app.roles.define("Editor")\napp.roles.define("Auditor")\n'
+             'app.email.templates.define{ name = "Offer", subject = "Hi {Users.name}", body = "{discount}% off", html = "<b>{discount}</b>" }')
+    dashboard.get_by_role("form", name="Run Lua").get_by_role("button", name="Run").click()
+    roles = dashboard.get_by_role("table", name="Custom roles")
+    expect(roles.get_by_role("row").filter(has_text="Auditor")).to_contain_text("nobody")
+    status, _ = call("POST", BACKENDLESS + "/users/register", {"email": "alice@example.com", "password": "pw"})
+    assert status == 200
+    status, _ = call("POST", "/UNDERSTUDY-APP/UNDERSTUDY-CLOUDCODE-KEY/users/assignRole", {"user": "alice@example.com", "roleName": "Editor"})
+    assert status == 200
+    expect(dashboard.get_by_role("list", name="Holders of Editor")).to_have_text("alice@example.com")
+    expect(dashboard.locator("section#roles")).to_contain_text("System roles, in every app: NotAuthenticatedUser, AuthenticatedUser")
+    templates = dashboard.get_by_role("table", name="Email templates")
+    offer = templates.get_by_role("row").filter(has_text="Offer")
+    expect(offer).to_contain_text("Hi {Users.name}")
+    expect(offer).to_contain_text("{discount}% off")
+    offer.get_by_text("HTML").click()
+    expect(offer.locator("pre")).to_have_text("<b>{discount}</b>")
+    shot(dashboard.locator("section#roles"), "roles")
 
 
 def test_lua_chunks_run_and_show_results_and_output(dashboard):

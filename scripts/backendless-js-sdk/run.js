@@ -1,6 +1,7 @@
 // The steps of scripts/backendless-js-sdk/check: the real Backendless JS SDK (v8, transpiled by the check) against
 // `understudy serve` on the port given. Each step asserts what the live Backendless service answers, as the contract
-// (docs/lua-api.md, ../shared/spec/v3.md) fixes it; steps tagged { v: 3 } need contract version 3.
+// (docs/lua-api.md, ../shared/spec/v3.md, v4.md) fixes it; steps tagged { v: 3 } or { v: 4 } need that contract
+// version. The last step reads the server's coverage report of this very run (X-Understudy-Test names each step).
 //   node run.js PORT      (with the transpiled SDK reachable as require('backendless'))
 const { Check, expect, expectEqual } = require('../lib/sdk-check');
 
@@ -8,6 +9,17 @@ const port = process.argv[2];
 const check = new Check(port);
 const Backendless = require('backendless');
 const APP = 'UNDERSTUDY-APP';
+const CLOUDCODE_KEY = 'UNDERSTUDY-CLOUDCODE-KEY';
+const serverURL = `http://127.0.0.1:${port}`;
+
+// Every request the SDK sends names the step it belongs to in X-Understudy-Test, through the SDK's own request
+// pipeline (Backendless/Request's pluggable sender, which every SDK call goes through), so the server's coverage
+// report can be read per step (coverageOfThisRun).
+const sendThroughSDK = Backendless.Request.send;
+Backendless.Request.send = (path, method, headers, ...rest) =>
+  sendThroughSDK(path, method, { ...headers, 'X-Understudy-Test': testName() }, ...rest);
+// The running step's label as a header value (HTTP header values are ASCII here).
+function testName() { return (check.current || 'setup').replace(/[^\x20-\x7e]/g, '?'); }
 const Users = () => Backendless.UserService;
 const Messaging = () => Backendless.Messaging;
 const UsersTable = () => Backendless.Data.of('Users');
@@ -47,6 +59,12 @@ function expectAccepted(reply) {
     await version3Templates();
     await version3Email();
     await version3OAuth();
+    await version4Users();
+    await version4Roles();
+    await version4Data();
+    await version4Email();
+    await version4BrowserOAuth();
+    await coverageOfThisRun();
   } catch (e) {
     console.log('FAIL exception', e && (e.stack || e.message || e));
     process.exitCode = 1;
@@ -439,4 +457,346 @@ async function version3OAuth() {
         () => { throw new Error('it succeeded'); }, (e) => expectEqual(e.code, 3034, 'code'));
     } finally { await settings({ logins: true }); }
   }, { v: 3 });
+}
+
+// Contract version 4 (../shared/spec/v4.md): the CloudCode key, describeUserClass, login by objectId, status changes.
+let cloud; // a standalone SDK under the CloudCode key, as Cloud Code builds one
+let dana;
+async function version4Users() {
+  await check.step('a standalone SDK under the CloudCode key (initApp standalone)', async () => {
+    cloud = Backendless.initApp({ appId: APP, apiKey: CLOUDCODE_KEY, standalone: true, serverURL });
+    expectEqual(cloud.serverURL, serverURL, 'the standalone app keeps the server URL');
+  }, { v: 4 });
+  await check.step('describeUserClass lists password (required, not the identity) and the dynamic columns', async () => {
+    const columns = await Users().describeUserClass();
+    const byName = Object.fromEntries(columns.map(c => [c.name, c]));
+    expectEqual([byName.password && byName.password.required, byName.password && byName.password.identity], [true, false], 'password');
+    expectEqual([byName.objectId.type, byName.objectId.isPrimaryKey, byName.created.type, byName.score && byName.score.type], ['STRING_ID', true, 'DATETIME', 'INT'], 'types');
+    const names = columns.map(c => c.name);
+    expectEqual(names, [...names].sort(), 'sorted by name');
+    expect(columns.every(c => 'defaultValue' in c && 'relatedTable' in c && 'customRegex' in c && c.autoLoad === false), 'every field of a column');
+  }, { v: 4 });
+  dana = await check.step('Data.of(Users).save under the CloudCode key creates a user (as register does)', async () => {
+    const user = await cloud.Data.of('Users').save({ email: 'dana@example.com', password: 'danapass', name: 'Dana', team: 'v4', age: 41 });
+    expectEqual([user.email, user.name, user.password, user.userStatus, user.___class], ['dana@example.com', 'Dana', undefined, 'ENABLED', 'Users'], 'user');
+    return user;
+  }, { v: 4 });
+  await check.step('login(objectId) with the client key: 2014 and its message', async () => {
+    await Users().login(dana.objectId).then(() => { throw new Error('it succeeded'); },
+      (e) => expectEqual([e.code, e.message], [2014, 'Login by object id is allowed only for Code Runner API key'], 'error'));
+  }, { v: 4 });
+  await check.step('login(objectId) with the CloudCode key: the user with a user-token', async () => {
+    const user = await cloud.UserService.login(dana.objectId);
+    expectEqual([user.objectId, user.email, typeof user['user-token']], [dana.objectId, 'dana@example.com', 'string'], 'user');
+    await cloud.UserService.logout();
+  }, { v: 4 });
+  await check.fails('login(objectId) of an unknown id (CloudCode key)', () => cloud.UserService.login('00000000-0000-0000-0000-000000000000'), 3057, { v: 4 });
+  await check.step('disableUser / enableUser with the client key: 3054 "Operation allowed only for BL logic."', async () => {
+    for (const call of [() => Users().disableUser(dana.objectId), () => Users().enableUser(dana.objectId)]) {
+      await call().then(() => { throw new Error('it succeeded'); },
+        (e) => expectEqual([e.code, e.message], [3054, 'Operation allowed only for BL logic.'], 'error'));
+    }
+  }, { v: 4 });
+  await check.step('disableUser (CloudCode): findById shows DISABLED and the login fails with 3090; enableUser brings it back', async () => {
+    await cloud.UserService.disableUser(dana.objectId);
+    expectEqual((await cloud.Data.of(cloud.Users).findById(dana.objectId)).userStatus, 'DISABLED', 'status after disableUser');
+    await Users().login('dana@example.com', 'danapass').then(() => { throw new Error('login of a disabled user succeeded'); },
+      (e) => expectEqual(e.code, 3090, 'login of a disabled user'));
+    await cloud.UserService.enableUser(dana.objectId);
+    expectEqual((await cloud.Data.of(cloud.Users).findById(dana.objectId)).userStatus, 'ENABLED', 'status after enableUser');
+  }, { v: 4 });
+  await check.fails('enableUser of an enabled user (CloudCode)', () => cloud.UserService.enableUser(dana.objectId), 3086, { v: 4 });
+  await check.step('updateUserStatus(id, "DISABLED") then "ENABLED" (CloudCode); DISABLED twice is 3085', async () => {
+    await cloud.UserService.updateUserStatus(dana.objectId, 'DISABLED');
+    await cloud.UserService.updateUserStatus(dana.objectId, 'DISABLED').then(() => { throw new Error('it succeeded'); },
+      (e) => expectEqual(e.code, 3085, 'disabling twice'));
+    await cloud.UserService.updateUserStatus(dana.objectId, 'ENABLED');
+  }, { v: 4 });
+  await check.fails('updateUserStatus with another status (CloudCode): 8002', () => cloud.UserService.updateUserStatus(dana.objectId, 'BANNED'), 8002, { v: 4 });
+  await check.fails('disableUser of an unknown id (CloudCode): 1000', () => cloud.UserService.disableUser('00000000-0000-0000-0000-000000000000'), 1000, { v: 4 });
+}
+
+// Roles: custom roles are made in the console (control Lua), assigned and read with the CloudCode key.
+async function version4Roles() {
+  await check.step('define custom roles (control Lua: app.roles.define)', async () => {
+    await check.lua(`local app = understudy.app("${APP}") app.roles.define("Editor") app.roles.define("Viewer") return true`);
+  }, { v: 4 });
+  await check.fails('assignRole with the client key', () => Users().assignRole('dana@example.com', 'Editor'), 2011, { v: 4 });
+  await check.fails('unassignRole with the client key', () => Users().unassignRole('dana@example.com', 'Editor'), 2011, { v: 4 });
+  await check.step('assignRole (CloudCode) by identity and by objectId', async () => {
+    await cloud.UserService.assignRole('dana@example.com', 'Editor');
+    await cloud.UserService.assignRole(alice.objectId, 'Viewer');
+    await cloud.UserService.assignRole(alice.objectId, 'Editor');
+  }, { v: 4 });
+  await check.fails('assignRole of a system role (CloudCode)', () => cloud.UserService.assignRole('dana@example.com', 'AuthenticatedUser'), 2007, { v: 4 });
+  await check.fails('unassignRole of a system role (CloudCode)', () => cloud.UserService.unassignRole('dana@example.com', 'AuthenticatedUser'), 2008, { v: 4 });
+  await check.fails('assignRole of a role nobody defined (CloudCode)', () => cloud.UserService.assignRole('dana@example.com', 'NonexistentRole'), 2005, { v: 4 });
+  await check.fails('assignRole to nobody (CloudCode)', () => cloud.UserService.assignRole('nobody@example.com', 'Editor'), 3057, { v: 4 });
+  await check.fails('getUserRoles(userId) with the client key', () => Users().getUserRoles(dana.objectId), 3081, { v: 4 });
+  await check.step('getUserRoles(userId) (CloudCode): system roles, then custom roles in assignment order', async () => {
+    expectEqual(await cloud.UserService.getUserRoles(alice.objectId), ['AuthenticatedUser', 'Viewer', 'Editor'], 'alice');
+    expectEqual(await cloud.UserService.getUserRoles(dana.objectId), ['AuthenticatedUser', 'Editor'], 'dana');
+  }, { v: 4 });
+  await check.step('findByRole(role, true): the holders as Backendless.User, each with its custom roles', async () => {
+    const users = await Users().findByRole('Editor', true);
+    expectEqual(users.map(u => u.email), ['alice@example.com', 'dana@example.com'], 'holders in created order');
+    expect(users.every(u => u instanceof Backendless.User), 'parsed as Backendless.User');
+    expectEqual(users.map(u => u.roles), [['Viewer', 'Editor'], ['Editor']], 'roles');
+  }, { v: 4 });
+  await check.step('findByRole with a DataQueryBuilder (where, sortBy, properties)', async () => {
+    const query = Backendless.DataQueryBuilder.create().setWhereClause("email LIKE 'dana%'").setProperties(['email']);
+    const users = await Users().findByRole('Editor', false, query);
+    expectEqual(users.map(u => [u.email, u.roles, u.objectId]), [['dana@example.com', undefined, undefined]], 'users');
+  }, { v: 4 });
+  await check.fails('findByRole of a system role', () => Users().findByRole('AuthenticatedUser'), 2003, { v: 4 });
+  await check.fails('findByRole of a role nobody defined', () => Users().findByRole('Ghost'), 2005, { v: 4 });
+  await check.step('unassignRole (CloudCode): the role is gone from getUserRoles', async () => {
+    await cloud.UserService.unassignRole(alice.objectId, 'Viewer');
+    expectEqual(await cloud.UserService.getUserRoles(alice.objectId), ['AuthenticatedUser', 'Editor'], 'alice');
+  }, { v: 4 });
+  await check.step('getUserRoles() of the session user (client key): its system roles, then its custom roles', async () => {
+    await Users().login('alice@example.com', 'wonderland');
+    try {
+      expectEqual(await Users().getUserRoles(), ['AuthenticatedUser', 'RestUser', 'Editor'], 'roles');
+    } finally { await Users().logout(); }
+  }, { v: 4 });
+}
+
+// The Data service on the Users table, with DataQueryBuilder.
+async function version4Data() {
+  const table = () => Backendless.Data.of('Users');
+  const query = () => Backendless.DataQueryBuilder.create();
+  const team = "team = 'v4'";
+  await check.step('Data.of(Users).save creates users (client key); save with objectId updates', async () => {
+    for (const [email, name, age] of [['erin@example.com', 'Erin', 29], ['finn@example.com', 'finn', 35], ['gail@example.com', 'Gail', 52]]) {
+      await clockAdvance(1);
+      const user = await table().save({ email, password: 'pw', name, age, team: 'v4' });
+      expectEqual([user.email, user.password], [email, undefined], 'created');
+    }
+    const erin = (await table().find(query().setWhereClause("email = 'erin@example.com'")))[0];
+    const updated = await table().save({ objectId: erin.objectId, age: 30 });
+    expectEqual([updated.objectId, updated.age, updated.name], [erin.objectId, 30, 'Erin'], 'updated');
+  }, { v: 4 });
+  await check.step('find with where, sortBy and pageSize: Backendless.User records without password', async () => {
+    const users = await table().find(query().setWhereClause(`${team} AND age >= 30`).setSortBy(['age desc']).setPageSize(2));
+    expectEqual(users.map(u => [u.name, u.age]), [['Gail', 52], ['Dana', 41]], 'first page');
+    expect(users.every(u => u instanceof Backendless.User && u.password === undefined && u.___class === 'Users'), 'users, no password');
+    const next = await table().find(query().setWhereClause(`${team} AND age >= 30`).setSortBy(['age desc']).setPageSize(2).setOffset(2));
+    expectEqual(next.map(u => u.name), ['finn', 'Erin'], 'second page');
+  }, { v: 4 });
+  await check.step('find sorts strings without case; properties keep only those columns and ___class', async () => {
+    const users = await table().find(query().setWhereClause(team).setSortBy('name').setProperties(['name']));
+    expectEqual(users.map(u => u.name), ['Dana', 'Erin', 'finn', 'Gail'], 'names');
+    expectEqual(Object.keys(users[0]).sort(), ['___class', 'name'], 'columns');
+  }, { v: 4 });
+  await check.step('find with excludeProperties and IN, LIKE, IS NULL', async () => {
+    const users = await table().find(query().setWhereClause(`${team} AND (name IN ('Erin', 'Gail') OR email LIKE 'd%') AND score IS NULL`)
+      .excludeProperties('email', 'age').setSortBy('created'));
+    expectEqual(users.map(u => [u.name, u.email, u.age]), [['Dana', undefined, undefined], ['Erin', undefined, undefined], ['Gail', undefined, undefined]], 'users');
+  }, { v: 4 });
+  await check.step('findFirst and findLast (by created, or by sortBy)', async () => {
+    expectEqual((await table().findFirst(query().setWhereClause(team))).name, 'Dana', 'first by created');
+    expectEqual((await table().findLast(query().setWhereClause(team))).name, 'Gail', 'last by created');
+    expectEqual((await table().findFirst(query().setWhereClause(team).setSortBy('age'))).name, 'Erin', 'first by age');
+    expectEqual(await table().findFirst(query().setWhereClause("team = 'nobody'")), undefined, 'no match');
+  }, { v: 4 });
+  await check.step('findById with properties', async () => {
+    const user = await table().findById(dana.objectId, query().setProperties(['email', 'age']));
+    expectEqual([user.email, user.age, user.name], ['dana@example.com', 41, undefined], 'record');
+  }, { v: 4 });
+  await check.step('getObjectCount(where) and getObjectCount() (every row, guests included)', async () => {
+    expectEqual(await table().getObjectCount(`${team} AND age > 30`), 3, 'count with a where clause');
+    expectEqual(await table().getObjectCount(query().setWhereClause(team)), 4, 'count with a DataQueryBuilder');
+    const all = await table().getObjectCount();
+    expect(typeof all === 'number' && all >= 10, `every row: ${all}`);
+  }, { v: 4 });
+  await check.fails('find with a malformed where clause: 19000 naming where', () => table().find(query().setWhereClause("age >")), 19000, { v: 4 });
+  await check.fails('find with an unknown column in properties: 1006', () => table().find(query().setProperties(['shoeSize'])), 1006, { v: 4 });
+  await check.fails('find on another table: 1009', () => Backendless.Data.of('Orders').find(), 1009, { v: 4 });
+  await check.fails('find with pageSize over 100: 1025', () => table().find({ pageSize: 101 }), 1025, { v: 4 });
+  await check.fails('findById of an unknown id', () => table().findById('00000000-0000-0000-0000-000000000001'), 1000, { v: 4 });
+  await check.fails('save with the objectId of nobody: 1000', () => table().save({ objectId: '00000000-0000-0000-0000-000000000001', age: 1 }), 1000, { v: 4 });
+  await check.fails('save a new user whose email is taken: 3033', () => table().save({ email: 'gail@example.com', password: 'x' }), 3033, { v: 4 });
+  await check.step('remove: deletionTime, then the user is gone from find and count', async () => {
+    const gail = await table().findFirst(query().setWhereClause("email = 'gail@example.com'"));
+    const reply = await table().remove(gail.objectId);
+    expect(typeof reply.deletionTime === 'number', `deletionTime, got ${JSON.stringify(reply)}`);
+    expectEqual(await table().getObjectCount(team), 3, 'count after remove');
+  }, { v: 4 });
+  await check.fails('remove an unknown id', () => table().remove('00000000-0000-0000-0000-000000000001'), 1000, { v: 4 });
+}
+
+// Email templates (made in the console: control Lua) sent with sendEmailFromTemplate.
+async function version4Email() {
+  const envelope = () => new Backendless.Messaging.EmailEnvelope();
+  await check.step('define an email template (control Lua: app.email.templates.define)', async () => {
+    await check.lua(`understudy.app("${APP}").email.templates.define{ name = "Offer", subject = "Hi {Users.name}", body = "{discount}% off for {Users.email}" } return true`);
+  }, { v: 4 });
+  await check.step('sendEmailFromTemplate to addresses with cc: one email per recipient, placeholders filled', async () => {
+    const before = (await check.outbox('emails', APP)).length;
+    const reply = await Messaging().sendEmailFromTemplate('Offer', envelope().setTo(['erin@example.com', 'stranger@example.com']).setCc(['boss@example.com']), { discount: 20 });
+    expectAccepted(reply);
+    const emails = (await check.outbox('emails', APP)).slice(before);
+    expectEqual(emails.map(e => [e.to, e.kind, e.subject, e.body]).sort(), [
+      ['erin@example.com', 'template', 'Hi Erin', '20% off for erin@example.com'],
+      ['stranger@example.com', 'template', 'Hi {Users.name}', '20% off for {Users.email}'],
+    ], 'emails');
+  }, { v: 4 });
+  await check.step('sendEmailFromTemplate with a query: the matching users get it, the addresses are ignored', async () => {
+    const before = (await check.outbox('emails', APP)).length;
+    expectAccepted(await Messaging().sendEmailFromTemplate('Offer', envelope().setQuery("team = 'v4' AND age > 40").setTo(['ignored@example.com']), { discount: 5 }));
+    expectEqual((await check.outbox('emails', APP)).slice(before).map(e => e.to), ['dana@example.com'], 'recipients');
+  }, { v: 4 });
+  await check.fails('sendEmailFromTemplate of a template nobody defined', () => Messaging().sendEmailFromTemplate('nonexistent-template', envelope().setTo(['a@example.com'])), 24002, { v: 4 });
+  await check.fails('sendEmailFromTemplate with only cc', () => Messaging().sendEmailFromTemplate('Offer', envelope().setCc(['a@example.com'])), 5048, { v: 4 });
+  await check.fails('sendEmailFromTemplate to an address that is not one', () => Messaging().sendEmailFromTemplate('Offer', envelope().setTo(['not-an-address'])), 5047, { v: 4 });
+}
+
+// Social login in the browser. The JS SDK's loginWithFacebook / GooglePlus / Twitter open a popup (window.open),
+// ask the server for the provider's authorization URL, send the popup there and wait for the popup's message. In
+// Node there is no window: `browserStandIn` is one, a popup that loads the server's own sign-in page, signs in as a
+// person would (the form's accessToken) and hands the page's posted message to the SDK's listener, with the origin
+// a browser gives it (the server). scripts/backendless-js-sdk/browser.py runs the same flow in Chromium.
+function browserStandIn(token, secret, seen) {
+  const listeners = [];
+  global.window = {
+    addEventListener: (type, fn) => { if (type === 'message') listeners.push(fn); },
+    removeEventListener: (type, fn) => { const at = listeners.indexOf(fn); if (at >= 0) listeners.splice(at, 1); },
+    open: () => {
+      const element = { innerHTML: '', style: {} };
+      const popup = { closed: false, document: { getElementsByTagName: () => [element] }, close() { popup.closed = true; } };
+      seen.popup = popup;
+      popup.location = {
+        set href(url) {
+          seen.url = url;
+          signIn(url).catch(e => { seen.error = e; });
+        },
+      };
+      return popup;
+    },
+  };
+  async function signIn(url) {
+    const page = await httpText('GET', url);
+    seen.page = page;
+    if (page.status !== 200 || !/name="accessToken"/.test(page.text)) throw new Error(`the sign-in page: ${page.status} ${page.text.slice(0, 200)}`);
+    const form = `accessToken=${encodeURIComponent(token)}` + (secret ? `&accessTokenSecret=${encodeURIComponent(secret)}` : '');
+    const ending = await httpText('POST', url, form, 'application/x-www-form-urlencoded');
+    seen.ending = ending;
+    const posted = /JSON\.stringify\((.*)\);/.exec(ending.text);
+    if (!posted) throw new Error(`the sign-in's page posts nothing: ${ending.status} ${ending.text.slice(0, 300)}`);
+    const message = JSON.stringify(JSON.parse(posted[1]));
+    for (const listener of listeners.slice()) listener({ origin: serverURL, data: message });
+  }
+}
+
+function httpText(method, url, body, type) {
+  const http = require('http');
+  return new Promise((resolve, reject) => {
+    const headers = { 'X-Understudy-Test': testName() };
+    if (body != null) headers['Content-Type'] = type;
+    const req = http.request(url, { method, headers }, res => {
+      let data = '';
+      res.on('data', c => data += c);
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text: data }));
+    });
+    req.on('error', reject);
+    if (body != null) req.write(body);
+    req.end();
+  });
+}
+
+async function version4BrowserOAuth() {
+  await check.step('define provider accounts for the browser flow (control Lua: app.oauth.account)', async () => {
+    await check.lua(`
+      local app = understudy.app("${APP}")
+      app.oauth.account{ provider = "facebook", token = "fb-browser", profile = { id = "fb-9", email = "hana@fb.example", name = "Hana" } }
+      app.oauth.account{ provider = "googleplus", token = "g-browser", profile = { id = "g-9", email = "ivan@gmail.com", name = "Ivan" } }
+      app.oauth.account{ provider = "twitter", token = "tw-browser", secret = "tw-browser-secret", profile = { id = "tw-9", name = "Jo" } }
+      return true`);
+  }, { v: 4 });
+  const popupLogin = (label, call, token, secret, want) => check.step(label, async () => {
+    const seen = {};
+    browserStandIn(token, secret, seen);
+    try {
+      const user = await call();
+      expect(/\/users\/oauth\/[a-z]+\/authorize\?state=[A-Za-z0-9]{32}$/.test(seen.url || ''), `the popup went to the sign-in page, got ${seen.url}`);
+      expect(seen.popup && seen.popup.closed, 'the SDK closed the popup');
+      expectEqual([user.email, user.name, user.socialAccount, typeof user['user-token']], want, 'user');
+      expect(user instanceof Backendless.User, 'a Backendless.User');
+      expectEqual((await Users().getCurrentUser()).objectId, user.objectId, 'the current user');
+      await Users().logout();
+    } finally {
+      delete global.window;
+      if (seen.error) throw seen.error;
+    }
+  }, { v: 4 });
+  await popupLogin('loginWithFacebook: popup, sign-in page, the page posts the session', () => Users().loginWithFacebook({ email: 'email', name: 'name' }, ['email']),
+    'fb-browser', null, ['hana@fb.example', 'Hana', 'facebook', 'string']);
+  await popupLogin('loginWithGooglePlus', () => Users().loginWithGooglePlus({ email: 'email' }, ['email']),
+    'g-browser', null, ['ivan@gmail.com', undefined, 'googleplus', 'string']);
+  await popupLogin('loginWithTwitter (OAuth1: the page takes the secret too)', () => Users().loginWithTwitter({ name: 'name' }),
+    'tw-browser', 'tw-browser-secret', [undefined, 'Jo', 'twitter', 'string']);
+  await check.step('loginWithFacebook with a token the provider does not know: the promise rejects with the posted fault', async () => {
+    const seen = {};
+    browserStandIn('stolen', null, seen);
+    try {
+      await Users().loginWithFacebook({ email: 'email' }).then(() => { throw new Error('it succeeded'); },
+        (e) => expectEqual(e.message, "External authentication failed with message 'Invalid access token'", 'error'));
+      expectEqual(seen.ending && seen.ending.status, 400, 'the failed sign-in page\'s status');
+    } finally { delete global.window; }
+  }, { v: 4 });
+  await check.step('getAuthorizationUrlLink(..., redirect false): the URL; the page signs in and answers the user', async () => {
+    const url = await Users().getAuthorizationUrlLink('googleplus', { email: 'email' }, ['email'], false);
+    expect(/^http:\/\/127\.0\.0\.1:\d+\/UNDERSTUDY-APP\/UNDERSTUDY-REST-KEY\/users\/oauth\/googleplus\/authorize\?state=[A-Za-z0-9]{32}$/.test(url), `url: ${url}`);
+    const page = await httpText('GET', url);
+    expect(page.status === 200 && page.text.includes('Continue as Ivan (ivan@gmail.com)'), `the page offers the account: ${page.text.slice(0, 200)}`);
+    const ending = await httpText('POST', url, 'accessToken=g-browser', 'application/x-www-form-urlencoded');
+    const user = JSON.parse(ending.text);
+    expectEqual([ending.status, user.email, user.socialAccount, typeof user['user-token']], [200, 'ivan@gmail.com', 'googleplus', 'string'], 'user');
+    const used = await httpText('GET', url);
+    expectEqual([used.status, JSON.parse(used.text).code], [400, 3080], 'the used URL');
+  }, { v: 4 });
+  await check.step('getAuthorizationUrlLink with redirectAfterLoginUrl: the sign-in redirects there with userId and userToken', async () => {
+    const url = await Users().getAuthorizationUrlLink('facebook', { email: 'email' }, null, false, 'https://app.example/signed-in');
+    const ending = await httpText('POST', url, 'accessToken=fb-browser', 'application/x-www-form-urlencoded');
+    expectEqual(ending.status, 302, 'status');
+    expect(/^https:\/\/app\.example\/signed-in\?userId=[0-9A-F-]{36}&userToken=\S+$/.test(ending.headers.location || ''), `Location: ${ending.headers.location}`);
+  }, { v: 4 });
+  await check.step('getAuthorizationUrlLink without redirect: the server redirects (302), which the Node SDK rejects, as live', async () => {
+    await Users().getAuthorizationUrlLink('facebook', {}, null).then(
+      (reply) => { throw new Error(`it resolved: ${JSON.stringify(reply)}`); },
+      (e) => expectEqual(e.status, 302, 'the rejection\'s status'));
+  }, { v: 4 });
+}
+
+// Issue 31: this very run drove the coverage report, each step named by X-Understudy-Test (the request hook above).
+async function coverageOfThisRun() {
+  await check.step('GET /_understudy/coverage: per step, the codes this run met and how', async () => {
+    const report = (await check.control('GET', 'coverage')).json;
+    const names = report.tests.map(t => t.name);
+    for (const name of ['login with a wrong password', 'login(objectId) with the client key: 2014 and its message', 'assignRole of a system role (CloudCode)']) {
+      expect(names.includes(name), `the test "${name}" is in the report (tests: ${names.length})`);
+    }
+    const codeRow = (r, code) => r.codes.find(c => c.flavour === 'backendless' && c.code === String(code));
+    expect(codeRow(report, 3003).real >= 1 && codeRow(report, 2014).real >= 1 && codeRow(report, 3080).real >= 1, 'real triggers counted');
+    const wrongPassword = (await check.control('GET', `coverage?test=${encodeURIComponent('login with a wrong password')}`)).json;
+    const login = wrongPassword.operations.find(o => o.op === 'users.login');
+    expectEqual(login.answered.map(a => [a.code, a.real, a.injected]), [['3003', 1, 0]], 'users.login in that step');
+    expect(login.never_answered.includes('3087'), 'the codes users.login can answer that the step never met');
+    const roles = (await check.control('GET', `coverage?test=${encodeURIComponent('getUserRoles(userId) with the client key')}`)).json;
+    expectEqual(roles.operations.map(o => [o.op, o.answered.map(a => a.code)]), [['roles.of', ['3081']]], 'roles.of in that step');
+  }, { v: 4 });
+  // The step's label is the test name its requests carry.
+  await check.step('injected 3000 on login, then a retry', async () => {
+    const fault = await check.control('POST', 'faults', { app: APP, op: 'users.login', code: 3000, times: 1 });
+    expect(fault.status === 200 || fault.status === 201, `faults: ${fault.text}`);
+    await Users().login('alice@example.com', 'wonderland').then(() => { throw new Error('the injected fault did not fire'); }, (e) => expectEqual(e.code, 3000, 'code'));
+    await Users().login('alice@example.com', 'wonderland');
+    await Users().logout();
+    const report = (await check.control('GET', `coverage?test=${encodeURIComponent('injected 3000 on login, then a retry')}`)).json;
+    const login = report.operations.find(o => o.op === 'users.login');
+    expectEqual(login.answered.map(a => [a.code, a.real, a.injected]), [['3000', 0, 1], ['ok', 1, 0]], 'users.login');
+    const reaction = report.reactions.find(r => r.op === 'users.login' && r.code === '3000');
+    expectEqual([reaction.retry, reaction.next], [1, { 'users.login': 1 }], 'what the SDK did next');
+  }, { v: 4 });
 }

@@ -9,10 +9,13 @@ const http = require('http');
 class Check {
   constructor(port) {
     this.port = port;
-    this.contract = Number(process.env.CONTRACT || 3);
+    this.contract = Number(process.env.CONTRACT || 4);
     this.trace = process.env.TRACE === '1';
-    this.counts = { 2: { ok: 0, fail: 0 }, 3: { ok: 0, fail: 0 } };
+    this.counts = { 2: { ok: 0, fail: 0 }, 3: { ok: 0, fail: 0 }, 4: { ok: 0, fail: 0 } };
     this.skipped = 0;
+    // The label of the step running now: a check may send it as X-Understudy-Test, so the server's coverage
+    // report reads per step.
+    this.current = null;
   }
 
   // One request to the control API; resolves to { status, json } (json is null for an empty or non-JSON body).
@@ -62,10 +65,11 @@ class Check {
   // Runs `fn`; the step passes when it resolves (to anything but a string, which is printed as a note) and fails
   // when it throws. Prints the journal of a failing step.
   async step(label, fn, { v = 2 } = {}) {
-    const bucket = v >= 3 ? 3 : 2;
-    const tag = bucket === 3 ? '[v3] ' : '';
+    const bucket = v >= 4 ? 4 : v >= 3 ? 3 : 2;
+    const tag = bucket > 2 ? `[v${bucket}] ` : '';
     if (bucket > this.contract) { this.skipped++; return undefined; }
     const before = await this.lastJournalSeq();
+    this.current = label;
     try {
       const value = await fn();
       this.counts[bucket].ok++;
@@ -109,9 +113,13 @@ class Check {
   // Prints the counts per contract version and sets the exit code.
   summary() {
     const line = (n, c) => `${c.ok}/${c.ok + c.fail}`;
-    console.log(`contract v1/v2 steps: ${line(2, this.counts[2])} passed`
-      + (this.contract >= 3 ? `; contract v3 steps: ${line(3, this.counts[3])} passed` : `; ${this.skipped} v3 steps skipped (CONTRACT=2)`));
-    if (this.counts[2].fail + this.counts[3].fail > 0) process.exitCode = 1;
+    let text = `contract v1/v2 steps: ${line(2, this.counts[2])} passed`;
+    for (const v of [3, 4]) {
+      if (this.contract >= v && this.counts[v].ok + this.counts[v].fail > 0) text += `; contract v${v} steps: ${line(v, this.counts[v])} passed`;
+    }
+    if (this.skipped) text += `; ${this.skipped} steps skipped (CONTRACT=${this.contract})`;
+    console.log(text);
+    if (this.counts[2].fail + this.counts[3].fail + this.counts[4].fail > 0) process.exitCode = 1;
   }
 }
 

@@ -32,7 +32,13 @@ extension BackendlessApp {
         throws(BackendlessError) -> BackendlessSession
     {
         try checkFaults(.loginOAuth, [.string(provider), .string(token), options?.faultArguments ?? .null])
-        let options = options ?? OAuthLoginOptions()
+        return try logInThroughProvider(provider: provider, token: token, options: options ?? OAuthLoginOptions())
+    }
+
+    /// `loginOAuth` after its fault: what a sign-in on the browser flow's provider page does too.
+    func logInThroughProvider(provider: String, token: String, options: OAuthLoginOptions) throws(BackendlessError)
+        -> BackendlessSession
+    {
         guard settings.logins else { throw .loginsDisabled }
         let provider = provider.lowercasedIfNeeded()
         guard let account = oauth.accounts[OAuthDirectory.TokenKey(provider: provider, token: token)],

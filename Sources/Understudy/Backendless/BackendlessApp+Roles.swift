@@ -47,6 +47,9 @@ extension BackendlessApp {
         roles.define(name)
     }
 
+    /// The roles every app has, as the vendor lists them.
+    package static var systemRoles: [String] { RoleDirectory.system }
+
     /// `roles.list()` (console): every role, system and custom, in byte order.
     package var roleNames: [String] {
         (RoleDirectory.system + roles.customRoles).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -55,6 +58,21 @@ extension BackendlessApp {
     /// Every custom role, in definition order, with how many users hold it (the dashboard).
     package var customRoles: [(name: String, holders: Int)] {
         roles.customRoles.map { role in (role, roles.assignments.values.reduce(0) { $0 + ($1.contains(role) ? 1 : 0) }) }
+    }
+
+    /// The users holding a custom role, in registration order: each user's objectId and identity value (nil for a
+    /// user without one). The dashboard's Roles view lists them.
+    package func holders(of role: String) -> [(objectID: String, identity: String?)] {
+        var holders: [StoredUser] = []
+        for (id, held) in roles.assignments where held.contains(role) {
+            if let user = users[id] { holders.append(user) }
+        }
+        holders.sort { left, right in
+            if left.created != right.created { return left.created < right.created }
+            return left.objectID.formatted() < right.objectID.formatted()
+        }
+        let identity = settings.identity
+        return holders.map { user in (user.objectID.formatted(), user.properties[named: identity]?.stringValue) }
     }
 
     /// The user an `assign`/`unassign` names: by identity value (as `users.find` compares it), else by objectId;

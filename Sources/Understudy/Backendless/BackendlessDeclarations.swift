@@ -467,6 +467,78 @@ extension BackendlessOperation {
                 version: 4, lua: "data.users.remove", [.string("objectId", from: .path("objectId"))],
                 checks: [.fault, 1000], result: .record("DataDeletion", "deletion")
             ) { app, a throws(BackendlessError) in .record(try app.dataRemove(a.string("objectId"))) }
+        case .oauthURL:
+            return declare(
+                version: 4, lua: "oauth.authorization_url",
+                [
+                    .string("provider", from: .path("provider"), "any provider code (lower-cased in the URL)"),
+                    .table(
+                        "options", "AuthorizationURLOptions",
+                        fields: [
+                            ArgumentDeclaration(
+                                "fields_mapping", .stringMap, optional: true, from: .bodyField("fieldsMapping"),
+                                "provider profile field → user property (first login only)"
+                            ),
+                            ArgumentDeclaration("permissions", .strings, optional: true, from: .bodyField("permissions"), "the scopes asked of the provider (kept, not checked)"),
+                            .string(
+                                "redirect_after_login_url", optional: true, from: .bodyField("redirectAfterLoginUrl"),
+                                "where the browser goes after the sign-in, with userId and userToken"
+                            ),
+                            .boolean(
+                                "popup", optional: true, from: .none,
+                                "the sign-in ends in a popup posting the session to its opener (wins over redirect_after_login_url)"
+                            ),
+                        ],
+                        optional: true, from: .body
+                    ),
+                ],
+                routes: [
+                    .post(
+                        "/users/social/oauth/{provider}/request_url",
+                        "The provider's sign-in page URL for a popup (the JS SDK's loginWithFacebook, loginWithGooglePlus, loginWithTwitter)"
+                    ).resolving("options.popup", .flag(true)).replying(.backendlessAuthorizationURL(redirects: false)),
+                    .post(
+                        "/users/oauth/{provider}/request_url",
+                        "The provider's sign-in page URL (getAuthorizationUrlLink): a 302 to it unless redirect is false"
+                    ).replying(.backendlessAuthorizationURL(redirects: true)),
+                ],
+                result: .value("string", "url")
+            ) { app, a throws(BackendlessError) in
+                .text(app.authorizationURL(provider: a.string("provider"), options: OAuthURLOptions(fields: a.fields("options"))))
+            }
+        case .oauthPage:
+            return declare(
+                version: 4, lua: nil, [.string("url", from: .resolved("the request's own URL"))],
+                routes: [
+                    .get(
+                        "/users/oauth/{provider}/authorize",
+                        "The stand-in provider's sign-in page (HTML): a button per scripted account, a form for any access token"
+                    ).resolving("url", .requestURL).replying(.backendlessProviderPage)
+                ],
+                checks: [.fault, 3080], result: .http
+            ) { app, a throws(BackendlessError) in .record(try app.providerPage(url: a.string("url"))) }
+        case .oauthAuthorize:
+            return declare(
+                version: 4, lua: "oauth.authorize",
+                [
+                    .string("url", from: .resolved("the request's own URL"), "the sign-in page URL authorization_url made"),
+                    .string("token", from: .bodyField("accessToken"), "the access token of a provider account (app.oauth.account)"),
+                    .table(
+                        "options", "OAuthAuthorizeOptions",
+                        fields: [.string("secret", optional: true, from: .bodyField("accessTokenSecret"), "the OAuth1 token secret")],
+                        optional: true, from: .body
+                    ),
+                ],
+                routes: [
+                    RouteDeclaration(
+                        .post, "/users/oauth/{provider}/authorize", .form,
+                        "The provider page's form (accessToken, accessTokenSecret): signs in, then the popup's page, a 302 to redirectAfterLoginUrl or the user"
+                    ).resolving("url", .requestURL).replying(.backendlessSignInEnding)
+                ],
+                checks: [.fault, 3080, 3034, 3052, 3009, 3014, 3021, 3090, 3036], result: .record("OAuthSignIn", "signin")
+            ) { app, a throws(BackendlessError) in
+                .record(try app.authorize(url: a.string("url"), token: a.string("token"), secret: a.fields("options")?["secret"]?.stringValue))
+            }
         case .verifyPassword:
             return declare(
                 version: 2, lua: nil,

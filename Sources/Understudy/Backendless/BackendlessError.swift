@@ -48,6 +48,7 @@ package struct BackendlessError: Error, Sendable, Hashable {
         case 2014: return "Login by object id is allowed only for Code Runner API key"
         case 3054: return "Operation allowed only for BL logic."
         case 3057: return "Could not find user by id or identity"
+        case 3080: return "Wrong or unsupported authorized user redirect URL"
         case 3081: return "Could not get roles for the user."
         case 3085: return "Unable to disable user. User is already disabled."
         case 3086: return "Unable to enable user. User is already enabled."

@@ -94,6 +94,10 @@ struct OAuthDirectory {
     /// The Backendless user each provider account registered on its first login. A deleted user's entry stays
     /// until the account logs in again (then a new user is registered).
     var links: [AccountKey: StoredUser] = [:]
+    /// The browser flow's authorization requests by `state`, until a sign-in uses them up (contract version 4).
+    var requests: [String: OAuthAuthorizationRequest] = [:]
+    /// What `requests` hold, for the memory account.
+    var requestBytes = 0
 
     /// Every account, by provider then token (what the dashboard lists).
     var sortedAccounts: [OAuthAccount] {

@@ -123,7 +123,7 @@ extension BackendlessApp {
     package var restPath: String { "/\(settings.appID)/\(settings.apiKey)" }
     package var heldBytes: Int {
         HeldBytes.perApp + userBytes + registrationCount * HeldBytes.perRegistration + outbox.heldBytes + schedule.heldBytes
-            + (sessions.count + confirmationTokens.count + recoveryLinks.count) * HeldBytes.perToken
+            + oauth.requestBytes + (sessions.count + confirmationTokens.count + recoveryLinks.count) * HeldBytes.perToken
     }
 }
 

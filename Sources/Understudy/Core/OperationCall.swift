@@ -215,6 +215,12 @@ package enum ArgumentResolver: Sendable, Hashable {
     case backendlessNewUserProperties
     /// A constant (a legacy route that names its provider in its path).
     case constant(String)
+    /// A constant flag: a route that always asks for a boolean option (the JS SDK's popup sign-in). A route may
+    /// resolve a table argument's field this way, naming it `"options.popup"`.
+    case flag(Bool)
+    /// The request's own URL as the app would write it: the server's link base, the path and the query (the
+    /// browser sign-in's page and form, whose URL names the authorization request).
+    case requestURL
 }
 
 /// A named reply of a route whose answer is not its flavour's plain presentation of the result.
@@ -237,6 +243,14 @@ package enum ReplyPresenter: Sendable, Hashable {
     case backendlessMessageStatus
     /// Backendless: `{"status":"cancelled","messageId"}`.
     case backendlessCancelled
+    /// Backendless: the sign-in page URL as a JSON string, under the key the request used; with `redirects`, a 302
+    /// to it (same body) unless the body's `redirect` is false.
+    case backendlessAuthorizationURL(redirects: Bool)
+    /// Backendless: the stand-in provider's sign-in page (HTML).
+    case backendlessProviderPage
+    /// Backendless: how a browser sign-in ends: a popup's page posting the session (or `{"fault"}`) to its opener,
+    /// a 302 to the app's `redirect_after_login_url`, or the user with its `user-token`.
+    case backendlessSignInEnding
     /// Kii: `{"verificationStatus":"VERIFIED"}` as `application/vnd.kii.AddressVerificationResponse+json`.
     case kiiVerified
     /// Kii: `{"topics":[{"topicID"}]}` as `application/vnd.kii.TopicsRetrievalResponse+json`.

@@ -142,6 +142,8 @@ package indirect enum ArgumentType: Sendable, Hashable {
     case oneOf([String])
     /// A list of strings.
     case strings
+    /// A table of strings by string keys (`{ [profile field] = property }`).
+    case stringMap
     /// A table of properties: string keys; string, number or boolean values.
     case properties
     /// A table with these known fields; `luaType` names its class in the editor types.
@@ -158,6 +160,7 @@ package indirect enum ArgumentType: Sendable, Hashable {
         case .boolean: return "boolean"
         case .oneOf(let choices): return choices.map { "\"\($0)\"" }.joined(separator: "|")
         case .strings: return "string[]"
+        case .stringMap: return "table<string, string>"
         case .properties: return "table<string, string|number|boolean>"
         case .table(let name, _): return name
         case .any: return "any"
@@ -209,6 +212,8 @@ package enum RouteBody: Sendable, Hashable {
     case json
     /// Text taken as it is (a form the handler reads itself).
     case text
+    /// An `application/x-www-form-urlencoded` form, whose fields are the body fields (a JSON object is read too).
+    case form
 }
 
 /// One vendor route of an operation.

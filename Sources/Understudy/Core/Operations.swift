@@ -70,6 +70,11 @@ package enum BackendlessOperation: String, Operation {
     case dataCount = "data.count"
     case dataRemove = "data.remove"
     case sendTemplate = "email.send_template"
+    // Contract version 4: social login in the browser (the authorization URL, the provider's page, the sign-in).
+    case oauthURL = "users.oauth_url"
+    case oauthAuthorize = "users.oauth_authorize"
+    /// Answered over HTTP alone: the stand-in provider's sign-in page (`GET` of an authorization URL).
+    case oauthPage = "users.oauth_page"
 }
 
 /// The operations of a Kii app, named as `app.faults.inject{ op = ... }` names them.

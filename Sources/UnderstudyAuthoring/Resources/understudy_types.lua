@@ -807,6 +807,21 @@ function BackendlessDataUsers.remove(objectId) end
 ---@overload fun(name: string, envelope: EmailEnvelope, values?: table<string, string|number|boolean>): nil, BackendlessError
 function BackendlessEmail.send_template(name, envelope, values) end
 
+---(contract v4)
+---@param provider string any provider code (lower-cased in the URL)
+---@param options? AuthorizationURLOptions
+---@return string url
+---@overload fun(provider: string, options?: AuthorizationURLOptions): nil, BackendlessError
+function BackendlessOauth.authorization_url(provider, options) end
+
+---(contract v4)
+---@param url string the sign-in page URL authorization_url made
+---@param token string the access token of a provider account (app.oauth.account)
+---@param options? OAuthAuthorizeOptions
+---@return OAuthSignIn signin
+---@overload fun(url: string, token: string, options?: OAuthAuthorizeOptions): nil, BackendlessError
+function BackendlessOauth.authorize(url, token, options) end
+
 -- END GENERATED backendless-operations
 
 ---@class KiiSettings

@@ -150,3 +150,71 @@ enum BackendlessRoutes {
     }
 
 }
+
+extension BackendlessRoutes {
+    /// The body of a form route: `application/x-www-form-urlencoded` fields as strings (the provider page's form),
+    /// or a JSON object. 8002 for a form that is not valid URL-encoded UTF-8; nil for an empty body.
+    static func form(_ exchange: Exchange) throws -> JSON? {
+        if let type = exchange.mediaType, type == "application/json" || type.hasSuffix("+json") {
+            guard !exchange.body.isEmpty else { return nil }
+            let parsed: JSON
+            do { parsed = try JSONParser.parse(exchange.body) } catch { throw BackendlessError.unparsableRequest("\(error)") }
+            guard case .object(let members) = parsed else {
+                throw BackendlessError.unparsableRequest("the body must be a JSON object or a form")
+            }
+            return .object(members)
+        }
+        guard !exchange.body.isEmpty else { return nil }
+        guard let pairs = FormEncoding.strictPairs(exchange.body) else {
+            throw BackendlessError.unparsableRequest("the form is not valid URL-encoded UTF-8")
+        }
+        var members: [JSON.Member] = []
+        for pair in pairs where !members.contains(where: { $0.key == pair.name }) {
+            members.append(.init(pair.name, .string(pair.value)))
+        }
+        return .object(members)
+    }
+
+    /// A body field read as its declared type: a boolean (`true`/`false`, or their text), a list of strings (a
+    /// single string is a list of one), a table of strings by name; anything else as its text. 8002 naming the
+    /// field for a value of another kind; absent for none or null.
+    static func field(_ value: JSON?, named name: String, as type: ArgumentType) throws(BackendlessError) -> ArgumentValue {
+        guard let value, value != .null else { return .absent }
+        func wrong(_ expected: String) -> BackendlessError {
+            .unparsableRequest("\(name) must be \(expected), got \(value.kindName)")
+        }
+        switch type {
+        case .boolean:
+            switch value {
+            case .bool(let flag): return .bool(flag)
+            case .string("true"): return .bool(true)
+            case .string("false"): return .bool(false)
+            default: throw wrong("a boolean")
+            }
+        case .strings:
+            switch value {
+            case .string(let text): return .value(.array([.string(text)]))
+            case .array(let items):
+                var strings: [Value] = []
+                for item in items {
+                    guard case .string(let text) = item else { throw wrong("a list of strings") }
+                    strings.append(.string(text))
+                }
+                return .value(.array(strings))
+            default: throw wrong("a list of strings")
+            }
+        case .stringMap:
+            guard case .object(let members) = value else { throw wrong("an object of strings") }
+            var map: [String: Value] = [:]
+            for member in members {
+                guard case .string(let text) = member.value else {
+                    throw .unparsableRequest("\(name).\(member.key) must be a string, got \(member.value.kindName)")
+                }
+                if map[member.key] == nil { map[member.key] = .string(text) }
+            }
+            return .value(.object(map))
+        default:
+            return text(value).map(ArgumentValue.string) ?? .absent
+        }
+    }
+}

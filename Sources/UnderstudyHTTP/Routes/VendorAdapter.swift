@@ -30,7 +30,7 @@ enum VendorAdapter {
         _ app: any EmulatedApp, _ exchange: inout Exchange, _ declaration: OperationDeclaration, _ route: RouteDeclaration,
         _ performer: Performer
     ) throws -> Reply {
-        var request = RequestArguments(exchange: exchange, app: app)
+        var request = RequestArguments(exchange: exchange, app: app, route: route)
         for check in route.guards {
             if check == .readsBody { _ = try request.body() } else { try guardRoute(check, app, exchange) }
         }
@@ -49,7 +49,13 @@ enum VendorAdapter {
         // A route that takes JSON refuses a body it cannot read even when no argument comes from it.
         if route.body == .json { _ = try request.body() }
         let arguments = CallArguments(names: declaration.argumentNames, values: values)
-        let outcome = try performer.run(app, arguments, Unlimited())
+        let outcome: Outcome
+        do {
+            outcome = try performer.run(app, arguments, Unlimited())
+        } catch let error as BackendlessError {
+            if let reply = VendorPresenters.failure(error, route.reply, app, arguments) { return reply }
+            throw error
+        }
         return try VendorPresenters.reply(outcome, route.reply, app, arguments, exchange)
     }
 
@@ -71,11 +77,14 @@ enum VendorAdapter {
 struct RequestArguments {
     let exchange: Exchange
     let app: any EmulatedApp
+    /// The route being answered (nil when a request's arguments are read for a fault predicate alone).
+    let route: RouteDeclaration?
     private var parsed: JSON??
 
-    init(exchange: Exchange, app: any EmulatedApp) {
+    init(exchange: Exchange, app: any EmulatedApp, route: RouteDeclaration? = nil) {
         self.exchange = exchange
         self.app = app
+        self.route = route
     }
 
     /// The body as the flavour reads it: Backendless a JSON object or nothing (other content types refused), Kii
@@ -84,6 +93,7 @@ struct RequestArguments {
         if let parsed { return parsed }
         let body: JSON?
         switch app.flavour {
+        case .backendless where route?.body == .form: body = try BackendlessRoutes.form(exchange)
         case .backendless: body = try BackendlessRoutes.object(exchange).map(JSON.object)
         case .kii: body = try KiiRoutes.object(exchange)
         }
@@ -93,6 +103,9 @@ struct RequestArguments {
 
     /// `argument` read plainly from `source`.
     mutating func read(_ argument: ArgumentDeclaration, from source: HTTPSource) throws -> ArgumentValue {
+        if app.flavour == .backendless, case .table(_, let fields) = argument.type, source == .body {
+            return try table(argument, fields)
+        }
         switch source {
         case .path(let name): return .string(exchange.parameters[name])
         case .query(let name): return exchange.queryItem(name).map(ArgumentValue.string) ?? .absent
@@ -129,7 +142,7 @@ struct RequestArguments {
         let body = try body()
         switch app.flavour {
         case .backendless:
-            return BackendlessRoutes.text(body?[name]).map(ArgumentValue.string) ?? .absent
+            return try BackendlessRoutes.field(body?[name], named: name, as: argument.type)
         case .kii:
             let object = body ?? .object([])
             if case .boolean = argument.type {
@@ -144,6 +157,25 @@ struct RequestArguments {
             if argument.optional { return try KiiRoutes.string(object, name).map(ArgumentValue.string) ?? .absent }
             return .string(try KiiRoutes.requiredString(object, name))
         }
+    }
+
+    /// A Backendless table argument: each declared field read from where the route carries it (or worked out by
+    /// the route's resolver named `"argument.field"`), absent ones left out; nil when the body has none of them.
+    mutating func table(_ argument: ArgumentDeclaration, _ fields: [ArgumentDeclaration]) throws -> ArgumentValue {
+        var members: [String: Value] = [:]
+        for field in fields {
+            let source = route?.source(of: field) ?? field.http
+            let value: ArgumentValue
+            if let entry = route?.resolvers.first(where: { $0.name == "\(argument.name).\(field.name)" }) {
+                value = try resolve(entry.resolver, field, from: source)
+            } else {
+                value = try read(field, from: source)
+            }
+            if case .absent = value { continue }
+            members[field.name] = value.faultValue
+        }
+        if members.isEmpty, argument.optional { return .absent }
+        return .value(.object(members))
     }
 
     /// `argument` worked out by `resolver`.
@@ -198,6 +230,10 @@ struct RequestArguments {
             return .string(authorization.trimmingSpaces.dropFirst("bearer ".count).trimmingSpaces)
         case (.constant(let value), _):
             return .string(value)
+        case (.flag(let flag), _):
+            return .bool(flag)
+        case (.requestURL, _):
+            return .string(app.linkBase + exchange.path + (exchange.query.isEmpty ? "" : "?" + exchange.query))
         default:
             preconditionFailure("the resolver \(resolver) is not \(app.flavour.rawValue)'s")
         }
@@ -239,6 +275,15 @@ enum VendorPresenters {
             return Reply(body: ["status": .string(report.status.rawValue), "messageId": .string(report.messageID), "errorMessage": nil])
         case .backendlessCancelled:
             return Reply(body: ["status": "cancelled", "messageId": .string(arguments.string("messageId"))])
+        case .backendlessAuthorizationURL(let redirects):
+            guard case .text(let url) = outcome, case .backendless(let app) = app.flavoured else { return Reply(body: json(outcome, app.flavour)) }
+            return ProviderSignIn.authorizationURL(url, app, exchange, redirects: redirects)
+        case .backendlessProviderPage:
+            guard let page = outcome.record(as: OAuthProviderPage.self) else { return Reply(body: json(outcome, app.flavour)) }
+            return ProviderSignIn.page(page)
+        case .backendlessSignInEnding:
+            guard let signIn = outcome.record(as: OAuthSignIn.self) else { return Reply(body: json(outcome, app.flavour)) }
+            return ProviderSignIn.ending(signIn)
         case .kiiVerified: return KiiRoutes.verified
         case .kiiTopicList:
             guard case .value(.array(let ids)) = outcome else { return Reply(body: json(outcome, app.flavour)) }
@@ -258,6 +303,15 @@ enum VendorPresenters {
             let caller = try KiiRoutes.caller(app, exchange)
             return Reply(body: caller?.user?.userID == user.userID ? KiiRoutes.record(user) : KiiRoutes.publicRecord(user))
         }
+    }
+
+    /// The reply a route's presenter gives for a Backendless error in place of the error's own JSON: a popup's
+    /// sign-in that failed ends in a page posting `{"fault"}` to its opener. Nil for the error's own reply.
+    static func failure(_ error: BackendlessError, _ presenter: ReplyPresenter?, _ app: any EmulatedApp, _ arguments: CallArguments) -> Reply? {
+        guard presenter == .backendlessSignInEnding, case .backendless(let app) = app.flavoured,
+            let request = app.authorizationRequest(url: arguments.string("url")), request.popup
+        else { return nil }
+        return ProviderSignIn.popupFailure(error)
     }
 
     /// The flavour's presentation of an outcome: a Backendless user and session in the wire shape

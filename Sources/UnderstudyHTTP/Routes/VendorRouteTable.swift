@@ -79,7 +79,7 @@ extension BodyKind {
         switch body {
         case .none: self = .none
         case .json: self = .json
-        case .text: self = .text
+        case .text, .form: self = .text
         }
     }
 }

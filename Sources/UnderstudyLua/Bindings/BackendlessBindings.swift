@@ -76,7 +76,7 @@ enum BackendlessBindings {
         case .dataFindLast: return BackendlessDataBindings.findLast
         case .dataFindByID: return BackendlessDataBindings.findByID
         case .dataCount: return BackendlessDataBindings.count
-        case .isValidToken, .appInfo, .userRoles, .verifyPassword, .sendEmail: return nil
+        case .isValidToken, .appInfo, .userRoles, .verifyPassword, .sendEmail, .oauthURL, .oauthAuthorize, .oauthPage: return nil
         }
     }
 
