@@ -15,7 +15,7 @@ struct EditorTypesTests {
         "BackendlessApp": ["backendless"], "BackendlessSettings": ["backendless.settings"],
         "BackendlessUsers": ["backendless.users"], "BackendlessDevices": ["backendless.devices"],
         "BackendlessChannels": ["backendless.channels"], "BackendlessPush": ["backendless.push"],
-        "BackendlessOAuth": ["backendless.oauth"], "BackendlessRoles": ["backendless.roles"],
+        "BackendlessOauth": ["backendless.oauth"], "BackendlessRoles": ["backendless.roles"],
         "BackendlessData": ["backendless.data"], "BackendlessDataUsers": ["backendless.data.users"],
         "BackendlessEmail": ["backendless.email"], "BackendlessEmailTemplates": ["backendless.email.templates"],
         "BackendlessPushTemplates": ["backendless.push.templates"],
@@ -31,6 +31,7 @@ struct EditorTypesTests {
         "KiiIdentity", "KiiTopic", "KiiTopicMessage",
         "UsersColumn", "DataQuery", "DataRecord", "DataDeletion", "RoleUsersOptions",
         "EmailTemplateDefinition", "EmailTemplate", "EmailEnvelope", "TemplateSending",
+        "AuthorizationURLOptions", "OAuthAuthorizeOptions", "OAuthSignIn",
     ]
 
     /// Class name → member names, read from the annotation file: `---@field` lines right after `---@class`, and

@@ -512,7 +512,8 @@ extension BackendlessOperation {
                 routes: [
                     .get(
                         "/users/oauth/{provider}/authorize",
-                        "The stand-in provider's sign-in page (HTML): a button per scripted account, a form for any access token"
+                        "The stand-in provider's sign-in page (HTML): a button per scripted account, a form for any access token",
+                        sources: ["url": .resolved("the request's own URL: its {provider} and ?state=")]
                     ).resolving("url", .requestURL).replying(.backendlessProviderPage)
                 ],
                 checks: [.fault, 3080], result: .http
@@ -532,7 +533,8 @@ extension BackendlessOperation {
                 routes: [
                     RouteDeclaration(
                         .post, "/users/oauth/{provider}/authorize", .form,
-                        "The provider page's form (accessToken, accessTokenSecret): signs in, then the popup's page, a 302 to redirectAfterLoginUrl or the user"
+                        "The provider page's form (accessToken, accessTokenSecret): signs in, then the popup's page, a 302 to redirectAfterLoginUrl or the user",
+                        sources: ["url": .resolved("the request's own URL: its {provider} and ?state=")]
                     ).resolving("url", .requestURL).replying(.backendlessSignInEnding)
                 ],
                 checks: [.fault, 3080, 3034, 3052, 3009, 3014, 3021, 3090, 3036], result: .record("OAuthSignIn", "signin")

@@ -303,6 +303,12 @@ local q = expect.ok(app.users.register{ email = "q@mi6.co.uk", password = "gadge
 app.roles.define("Quartermaster")
 ¤app.roles.assign("nobody@mi6.co.uk", "Quartermaster", "cloudcode"))
 
+--- backendless:3080
+app.oauth.account{ provider = "facebook", token = "fb-q", profile = { id = "1007", email = "q@mi6.co.uk" } }
+local url = expect.ok(app.oauth.authorization_url("facebook", { fields_mapping = { email = "email" } }))
+expect.ok(app.oauth.authorize(url, "fb-q"))
+¤app.oauth.authorize(url, "fb-q"))
+
 --- backendless:3081
 local q = expect.ok(app.users.register{ email = "q@mi6.co.uk", password = "gadgets4U" })
 ¤app.roles.of(q.objectId))

@@ -330,7 +330,7 @@ function Faults.list() end
 ---@field devices BackendlessDevices
 ---@field channels BackendlessChannels
 ---@field push BackendlessPush
----@field oauth BackendlessOAuth (contract v3)
+---@field oauth BackendlessOauth (contract v3; the browser sign-in contract v4)
 ---@field roles BackendlessRoles (contract v4)
 ---@field data BackendlessData (contract v4)
 ---@field email BackendlessEmail (contract v4)
@@ -387,13 +387,27 @@ function BackendlessUsers.seed(template) end
 ---@field secret? string the OAuth1 token secret the login must present
 ---@field profile table<string, string> what the provider returns: `id` (required) and any fields
 
----@class BackendlessOAuth
-local BackendlessOAuth = {}
+---@class AuthorizationURLOptions
+---@field fields_mapping? table<string, string> provider profile field → user property (first login only)
+---@field permissions? string[] the scopes asked of the provider (kept, not checked)
+---@field redirect_after_login_url? string where the browser goes after the sign-in, with userId and userToken
+---@field popup? boolean the sign-in ends in a popup posting the session to its opener (wins over redirect_after_login_url)
+
+---@class OAuthAuthorizeOptions
+---@field secret? string the OAuth1 token secret
+
+---@class OAuthSignIn
+---@field user BackendlessUser
+---@field token string the new session's user-token
+---@field redirect? string redirect_after_login_url with userId and userToken appended (not for a popup)
+
+---@class BackendlessOauth
+local BackendlessOauth = {}
 
 ---(contract v3) The console: defines (or replaces) what the provider answers for a token.
 ---@param account OAuthAccount
 ---@return true
-function BackendlessOAuth.account(account) end
+function BackendlessOauth.account(account) end
 
 ---@class UsersColumn
 ---@field name string
