@@ -42,6 +42,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Where the apps' virtual clocks start, and restart at each reset: an ISO 8601 time (2030-01-01T00:00:00Z) or seconds since the epoch. Default: the real time of the start (and of each reset).")
     var clockStart: String?
 
+    @Option(help: "The MQTT broker's TCP port (Kii's MQTT installations; MQTT over WebSocket is at /mqtt on --port); 0: no TCP listener.")
+    var mqttPort = 1883
+
+    @Flag(inversion: .prefixedNo, help: "Answer MQTT over WebSocket at /mqtt on --port.")
+    var mqttWebsocket = true
+
     @OptionGroup(title: "Limits")
     var limits: LuaLimitOptions
 
@@ -60,6 +66,9 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         _ = try Self.clockStartSeconds(clockStart)
         guard (1...65535).contains(port) else { throw ValidationError("--port must be from 1 to 65535, got \(port)") }
+        guard (0...65535).contains(mqttPort), mqttPort != port else {
+            throw ValidationError("--mqtt-port must be from 0 (off) to 65535 and differ from --port, got \(mqttPort)")
+        }
         if !(idleTimeout >= 0) || idleTimeout > 1e6 { throw ValidationError("--idle-timeout must be a number of seconds, 0 or more") }
         if (controlToken ?? "").isEmpty, !LoopbackCheck.onlyLoopback(host) {
             throw ValidationError(
@@ -106,11 +115,13 @@ struct ServeCommand: ParsableCommand {
             }
             setup = file
         }
-        let options = ServerOptions(
+        var options = ServerOptions(
             host: host, port: port, setupScript: setup, seed: seed,
             limits: limits.limits(),
             controlToken: controlToken, idleTimeout: idleTimeout, clockStart: try Self.clockStartSeconds(clockStart)
         )
+        options.mqttPort = mqttPort
+        options.mqttWebSocket = mqttWebsocket
         let server: UnderstudyServer
         do {
             server = try UnderstudyServer(options: options)
@@ -134,6 +145,11 @@ struct ServeCommand: ParsableCommand {
         }
         lines.append("  control API: \(options.linkBase)/_understudy/" + (options.controlToken == nil ? "" : " (X-Understudy-Token required)"))
         lines.append("  dashboard: \(options.linkBase)/_understudy/ui/")
+        let mqtt = options.mqttAddress
+        var transports: [String] = []
+        if mqtt.portTCP > 0 { transports.append("mqtt://\(mqtt.host):\(mqtt.portTCP)") }
+        if mqtt.portWS > 0 { transports.append("ws://\(mqtt.host):\(mqtt.portWS)/mqtt") }
+        lines.append("  MQTT broker (Kii MQTT installations): " + (transports.isEmpty ? "off" : transports.joined(separator: ", ")))
         lines.append("Ctrl-C stops the server.")
         return lines.joined(separator: "\n") + "\n"
     }

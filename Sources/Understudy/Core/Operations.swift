@@ -98,4 +98,10 @@ package enum KiiOperation: String, Operation {
     case sendToTopic = "topics.send"
     /// Answered by the HTTP routes alone: whether a topic exists (`HEAD`/`GET {scope}topics/{topicID}`).
     case topicExists = "topics.exists"
+    // Contract version 4: topic ACLs and groups.
+    case topicACL = "topics.acl"
+    case grantTopic = "topics.grant"
+    case revokeTopic = "topics.revoke"
+    case groupsMemberOf = "groups.member_of"
+    case groupsOwnedBy = "groups.owned_by"
 }

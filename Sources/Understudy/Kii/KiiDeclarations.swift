@@ -325,13 +325,14 @@ extension KiiOperation {
                                 from: .resolved("the gcm/fcm (ANDROID), apns (IOS), jpush and mqtt blocks with enabled: true"),
                                 "default all four"
                             ),
+                            .string("sender", optional: true, from: .resolved("the token's user"), "a userID the topic's ACL lets send (v4)"),
                         ],
                         from: .body
                     ),
                     owner,
                 ],
                 routes: RouteDeclaration.scoped(topicScopes, .post(topicPath + "/push/messages", "Send a push message to the topic's subscribers (201 {\"pushMessageID\"})")),
-                checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND", "INVALID_INPUT_DATA"),
+                checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND", "USER_NOT_FOUND", "UNAUTHORIZED", "INVALID_INPUT_DATA"),
                 result: .value("{ pushMessageID: string, delivered: string[] }", "result")
             )
         case .topicExists:
@@ -343,9 +344,52 @@ extension KiiOperation {
             )
         case .mqttEndpoint:
             return declare(
-                version: 2, lua: nil, [installationID],
-                routes: [.get("/installations/{installation}/mqtt-endpoint", "The MQTT endpoint: always 503 MQTT_ENDPOINT_NOT_READY (no broker)")],
-                result: .http, answeredByAdapter: true
+                version: 4, lua: "installations.mqtt_endpoint", [installationID],
+                routes: [.get("/installations/{installation}/mqtt-endpoint", "The installation's MQTT broker endpoint (200, header X-MQTT-TTL): owner's token or the administrator")],
+                checks: checks("INSTALLATION_NOT_FOUND", "MQTT_ENDPOINT_NOT_FOUND"), result: .record("KiiMqttEndpoint", "endpoint")
+            )
+        case .topicACL:
+            return declare(
+                version: 4, lua: "topics.acl", [topicID, owner],
+                routes: RouteDeclaration.scoped(topicScopes, .get(topicPath + "/acl", "The topic's ACL: {\"SUBSCRIBE_TO_TOPIC\": [{\"userID\"}|{\"groupID\"}|{\"thingID\"}], \"SEND_MESSAGE_TO_TOPIC\": [...]}")),
+                checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND"), result: .record("KiiTopicACL", "acl")
+            )
+        case .grantTopic, .revokeTopic:
+            let grant = self == .grantTopic
+            let path = topicPath + "/acl/{action}/{subject}"
+            return declare(
+                version: 4, lua: grant ? "topics.grant" : "topics.revoke",
+                [
+                    topicID,
+                    .oneOf("action", KiiTopicAction.allCases.map(\.rawValue), from: .path("action")),
+                    .string("subject", from: .path("subject"), "UserID:{id}, GroupID:{id}, ThingID:{id}, UserID:ANY_AUTHENTICATED_USER"),
+                    owner,
+                ],
+                routes: RouteDeclaration.scoped(
+                    topicScopes,
+                    grant
+                        ? RouteDeclaration(.put, path, .none, "Grant the subject the action on the topic (204)")
+                        : .delete(path, "Revoke the subject's action on the topic (204)")
+                ),
+                checks: grant
+                    ? checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND", "INVALID_INPUT_DATA", "USER_NOT_FOUND", "GROUP_NOT_FOUND", "ACL_ALREADY_EXISTS")
+                    : checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND", "INVALID_INPUT_DATA", "ACL_NOT_FOUND"),
+                result: .true
+            )
+        case .groupsMemberOf:
+            return declare(
+                version: 4, lua: "groups.member_of",
+                [.string("userID", from: .query("is_member"), "the member (GET groups?owner= lists the groups a user owns: groups.owned_by)")],
+                routes: [
+                    .get("/groups", "The groups of ?is_member={userID} (or ?owner={userID}): {\"groups\": [{\"groupID\", \"name\", \"owner\"}]}"),
+                    .get("/groups/", "The same (the JavaScript SDK's path)"),
+                ],
+                checks: checks("USER_NOT_FOUND"), result: .value("KiiGroupSummary[]", "groups")
+            )
+        case .groupsOwnedBy:
+            return declare(
+                version: 4, lua: "groups.owned_by", [.string("userID", from: .query("owner"), "the owner")],
+                checks: checks("USER_NOT_FOUND"), result: .value("KiiGroupSummary[]", "groups")
             )
         }
     }

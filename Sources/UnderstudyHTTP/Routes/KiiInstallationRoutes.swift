@@ -95,21 +95,17 @@ enum KiiInstallationRoutes {
         }
     }
 
-    /// What Kii answers while an MQTT endpoint is not ready: the emulator has no broker, so it never is.
+    /// The installation's MQTT endpoint (contract v4): its credentials and where the broker listens, with
+    /// `X-MQTT-TTL` in the body and as a header. The owner's token or the administrator; another user's token 401.
     static let mqttEndpoint: RouteHandler = { exchange in
         KiiRoutes.serve(&exchange, .mqttEndpoint) { app, exchange in
             let found = try installation(app, exchange)
-            guard found.deviceType == .mqtt else {
-                throw KiiError(
-                    status: 404, code: "MQTT_ENDPOINT_NOT_FOUND",
-                    message: "Installation \(found.installationID) is not an MQTT installation", field: "installationID",
-                    value: found.installationID
-                )
-            }
-            throw KiiError(
-                status: 503, code: "MQTT_ENDPOINT_NOT_READY",
-                message: "The MQTT endpoint of installation \(found.installationID) is not ready: the emulator has no MQTT broker"
+            let endpoint = try app.mqttEndpoint(installationID: found.installationID)
+            var reply = KiiRoutes.withContentType(
+                Reply(body: JSONRecordWriter.json(endpoint)), "application/vnd.kii.MQTTEndpointResponse+json"
             )
+            reply.headers.append(("X-MQTT-TTL", String(KiiMqttEndpoint.ttl)))
+            return reply
         }
     }
 }

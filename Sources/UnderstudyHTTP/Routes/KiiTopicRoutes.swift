@@ -27,6 +27,10 @@ enum KiiTopicRoutes {
         table.add(KiiOperation.isSubscribed, isSubscribed)
         table.add(KiiOperation.unsubscribe, unsubscribe)
         table.add(KiiOperation.sendToTopic, send)
+        table.add(KiiOperation.topicACL, acl)
+        table.add(KiiOperation.grantTopic, grant)
+        table.add(KiiOperation.revokeTopic, revoke)
+        table.add(KiiOperation.groupsMemberOf, groups)
     }
 
     // MARK: Callers and scopes
@@ -210,13 +214,16 @@ enum KiiTopicRoutes {
         ("gcm", .android), ("fcm", .android), ("apns", .ios), ("jpush", .jpush), ("mqtt", .mqtt),
     ]
 
-    /// `{ data, sendToDevelopment?, sendToProduction?, gcm|fcm|apns|jpush|mqtt: { enabled } }` → 201
-    /// `{"pushMessageID"}`. Only the topic's owner (or the administrator, for any topic) may send.
+    /// The send flags a message may carry (`sendWhen`, ...): booleans, Kii's defaults when absent.
+    static let sendFlags = ["sendWhen", "sendOrigin", "sendAppID", "sendTopicID", "sendObjectScope", "sendSender"]
+
+    /// `{ data, sendToDevelopment?, sendToProduction?, gcm|fcm|apns|jpush|mqtt: { enabled, data? }, send* }` →
+    /// 201 `{"pushMessageID"}`. The topic's ACL decides who may send (the token's user is the sender); the
+    /// administrator may always send.
     static let send: RouteHandler = { exchange in
         KiiRoutes.serve(&exchange, .sendToTopic) { app, exchange in
             let caller = try caller(app, exchange)
             let owner = try owner(app, exchange, caller)
-            try requireOwnerOrAdmin(caller, owner: owner, "send a message to the topic")
             let body = try KiiRoutes.object(exchange)
             let data: [Property]
             switch body["data"] {
@@ -240,6 +247,21 @@ enum KiiTopicRoutes {
                 networks: anyBlock ? networks : nil
             )
             message.networksRequired = true
+            switch caller {
+            case .admin: message.sender = .administrator
+            case .user(let user): message.sender = .user(user.userID)
+            }
+            if case .object(let members)? = body["mqtt"]?["data"] {
+                for member in members {
+                    guard case .string(let text) = member.value else {
+                        throw KiiError.invalidPushData(field: "mqtt.data.\(member.key)", "mqtt.data.\(member.key) must be a string, got \(member.value.kindName)")
+                    }
+                    message.mqttData.append(Property(member.key, .string(text)))
+                }
+            }
+            for name in sendFlags {
+                if let value = try flag(body, name) { message.flags[name] = value }
+            }
             let delivery = try app.sendToTopic(topicID: exchange.parameters["topic"], message: message, owner: owner)
             return KiiRoutes.withContentType(
                 Reply(status: 201, body: ["pushMessageID": .string(delivery.pushMessageID)]),
@@ -254,6 +276,83 @@ enum KiiTopicRoutes {
         case nil, .null?: return nil
         case .bool(let flag)?: return flag
         case let other?: throw KiiError.invalidInput(field: name, value: nil, message: "\(name) must be a boolean, got \(other.kindName)")
+        }
+    }
+
+    // MARK: ACLs (contract v4)
+
+    /// `{"userID": id}`, `{"groupID": id}` or `{"thingID": id}` for a subject.
+    static func subjectJSON(_ subject: String) -> JSON {
+        for (prefix, key) in [("UserID:", "userID"), ("GroupID:", "groupID"), ("ThingID:", "thingID")] where subject.hasPrefix(prefix) {
+            return .object([.init(key, .string(String(subject.dropFirst(prefix.count))))])
+        }
+        return .object([.init("userID", .string(subject))])
+    }
+
+    /// `GET {scope}topics/{t}/acl`: the administrator, or the scope's owner for a user-scope topic.
+    static let acl: RouteHandler = { exchange in
+        KiiRoutes.serve(&exchange, .topicACL) { app, exchange in
+            let caller = try caller(app, exchange)
+            let owner = try owner(app, exchange, caller)
+            try requireOwnerOrAdmin(caller, owner: owner, "read the topic's ACL")
+            let acl = try app.topicACL(topicID: exchange.parameters["topic"], owner: owner)
+            return KiiRoutes.withContentType(
+                Reply(body: [
+                    "SUBSCRIBE_TO_TOPIC": .array(acl.subscribe.map(subjectJSON)),
+                    "SEND_MESSAGE_TO_TOPIC": .array(acl.send.map(subjectJSON)),
+                ]),
+                "application/json"
+            )
+        }
+    }
+
+    /// `PUT` / `DELETE {scope}topics/{t}/acl/{action}/{subject}` → 204.
+    static func aclChange(_ operation: KiiOperation) -> RouteHandler {
+        { exchange in
+            KiiRoutes.serve(&exchange, operation) { app, exchange in
+                let caller = try caller(app, exchange)
+                let owner = try owner(app, exchange, caller)
+                try requireOwnerOrAdmin(caller, owner: owner, "change the topic's ACL")
+                let name = exchange.parameters["action"]
+                guard let action = KiiTopicAction(rawValue: name) else {
+                    throw KiiError.invalidInput(
+                        field: "action", value: String(name.prefix(64)),
+                        message: "action must be SUBSCRIBE_TO_TOPIC or SEND_MESSAGE_TO_TOPIC, got \(name.prefix(64))"
+                    )
+                }
+                let (topicID, subject) = (exchange.parameters["topic"], exchange.parameters["subject"])
+                if operation == .grantTopic {
+                    try app.grantTopic(topicID: topicID, action: action, subject: subject, owner: owner)
+                } else {
+                    try app.revokeTopic(topicID: topicID, action: action, subject: subject, owner: owner)
+                }
+                return Reply(status: 204)
+            }
+        }
+    }
+
+    static let grant = aclChange(.grantTopic)
+    static let revoke = aclChange(.revokeTopic)
+
+    // MARK: Groups (contract v4)
+
+    /// `GET groups?is_member={userID}` (`groups.member_of`) or `?owner={userID}` (`groups.owned_by`): that user's
+    /// token or the administrator; another user's token 401.
+    static let groups: RouteHandler = { exchange in
+        let owned = exchange.queryItem("owner") != nil
+        return KiiRoutes.serve(&exchange, owned ? .groupsOwnedBy : .groupsMemberOf) { app, exchange in
+            let caller = try caller(app, exchange)
+            guard let userID = exchange.queryItem(owned ? "owner" : "is_member") else {
+                throw KiiError.invalidInput(field: "is_member", value: nil, message: "GET groups needs is_member={userID} or owner={userID}")
+            }
+            if case .user(let user) = caller, user.userID != userID {
+                throw KiiError.unauthorized("Not authorized to list another user's groups: the token belongs to \(user.userID)")
+            }
+            let list = owned ? try app.groupsOwnedBy(userID: userID) : try app.groupsMemberOf(userID: userID)
+            return KiiRoutes.withContentType(
+                Reply(body: ["groups": .array(list.map { JSONRecordWriter.json($0) })]),
+                "application/vnd.kii.GroupsRetrievalResponse+json"
+            )
         }
     }
 }

@@ -23,6 +23,16 @@ package struct ServerOptions: Sendable {
     /// Where the apps' clocks start (seconds since the epoch); nil: the real time of the start, and of each reset,
     /// because a real app computes times (`publishAt`, device expirations) from its own clock.
     package var clockStart: Double?
+    /// The MQTT broker's TCP port (`installations.mqtt_endpoint`'s `portTCP`); 0: no TCP listener.
+    package var mqttPort: Int = 1883
+    /// Whether the HTTP port answers MQTT over WebSocket at `/mqtt` (`portWS`); off: `portWS` is 0.
+    package var mqttWebSocket = true
+
+    /// Where `installations.mqtt_endpoint` says the broker listens.
+    package var mqttAddress: MqttBrokerAddress {
+        let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+        return MqttBrokerAddress(host: shownHost, portTCP: mqttPort, portWS: mqttWebSocket ? port : 0)
+    }
 
     package init(
         host: String = "127.0.0.1", port: Int = 8080, setupScript: ScenarioFile? = nil, seed: UInt64 = 1,
@@ -72,20 +82,28 @@ package final class Stage {
     /// Where the setup script, control chunks and fault predicates run.
     package private(set) var session: LiveSession
 
-    package init(options: ServerOptions) throws(StageError) {
+    /// The MQTT broker the Kii apps deliver to.
+    let mqttDeliveries: (any MqttDeliveries)?
+
+    package init(options: ServerOptions, mqttDeliveries: (any MqttDeliveries)? = nil) throws(StageError) {
         self.options = options
-        (world, session) = try Self.makeWorld(options, journal: Self.journal(options))
+        self.mqttDeliveries = mqttDeliveries
+        (world, session) = try Self.makeWorld(options, journal: Self.journal(options), mqttDeliveries: mqttDeliveries)
         if let shared = world.sharedAppID {
             throw StageError(message: "two \(shared.flavour.displayName) apps have the app_id '\(shared.appID)'")
         }
     }
 
     /// A fresh world with `journal`, its setup script run; the default apps when the script creates none.
-    private static func makeWorld(_ options: ServerOptions, journal: RequestJournal) throws(StageError) -> (ServedWorld, LiveSession) {
+    private static func makeWorld(
+        _ options: ServerOptions, journal: RequestJournal, mqttDeliveries: (any MqttDeliveries)?
+    ) throws(StageError) -> (ServedWorld, LiveSession) {
         let world = ServedWorld(
             linkBase: options.linkBase, journalCapacity: options.journalCapacity,
             clockStart: options.clockStart ?? Self.realTime()
         )
+        world.mqttBroker = options.mqttAddress
+        world.mqttDeliveries = mqttDeliveries
         world.journal = journal
         let session: LiveSession
         do {
@@ -126,7 +144,8 @@ package final class Stage {
     /// is kept unless `clearJournal`.
     package func reset(clearJournal: Bool = false) throws(StageError) {
         let journal = clearJournal ? Self.journal(options) : world.journal
-        (world, session) = try Self.makeWorld(options, journal: journal)
+        mqttDeliveries?.disconnectAll()
+        (world, session) = try Self.makeWorld(options, journal: journal, mqttDeliveries: mqttDeliveries)
     }
 
     /// Every app, in the order they were created.

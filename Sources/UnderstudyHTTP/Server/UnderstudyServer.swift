@@ -7,6 +7,7 @@ internal import NIOPosix
 internal import Synchronization
 internal import Understudy
 internal import UnderstudyLua
+package import UnderstudyMQTT
 
 /// `understudy serve`: the emulated apps at the real services' REST paths, the control API under
 /// `/_understudy/`, and a journal of every request. All state sits behind one lock: requests are answered one
@@ -18,15 +19,21 @@ package final class UnderstudyServer: Sendable {
     /// Where the async paths wait for the lock and run handlers, off the threads that read requests.
     let worker = StageWorker()
 
+    /// The MQTT broker: TCP on `options.mqttPort` (from `run`), WebSocket at `/mqtt` on the HTTP port.
+    package let broker: MQTTBroker
+
     /// Builds the stage (running the setup script, if any). Throws when the script fails.
     package init(options: ServerOptions) throws(StageError) {
         self.options = options
-        stage = Mutex(try Stage(options: options))
+        let authority = ServedMQTTAuthority()
+        broker = MQTTBroker(authority: authority)
+        stage = Mutex(try Stage(options: options, mqttDeliveries: broker))
         var routes = RouteTable<RouteHandler>()
         BackendlessRoutes.register(in: &routes)
         KiiRoutes.register(in: &routes)
         ControlRoutes.register(in: &routes)
         self.routes = routes
+        authority.server.withLock { $0 = self }
     }
 
     /// The `Server` header's value.
@@ -70,9 +77,17 @@ package final class UnderstudyServer: Sendable {
         _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
-    /// Serves until SIGINT or SIGTERM, then stops cleanly.
+    /// Serves until SIGINT or SIGTERM, then stops cleanly; with `options.mqttPort`, the broker listens for MQTT
+    /// over TCP meanwhile.
     package func run(onReady: @escaping @Sendable () -> Void = {}) async throws {
-        try await application(onReady: onReady).runService()
+        let mqtt = options.mqttPort > 0 ? try await broker.listen(host: options.host, port: options.mqttPort) : nil
+        do {
+            try await application(onReady: onReady).runService()
+        } catch {
+            try? await mqtt?.close()
+            throw error
+        }
+        try? await mqtt?.close()
     }
 
     /// Answers one request: find the route, read the body, run the handler under the lock, record the journal.

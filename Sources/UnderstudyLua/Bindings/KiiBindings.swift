@@ -28,7 +28,7 @@ enum KiiBindings {
     /// The app table's functions: every operation's binding at its declared Lua path, and the helpers.
     static let functions = BindingTree(
         KiiOperation.self, binding: binding(for:),
-        helpers: [("users.find", find), ("users.count", SharedBindings.usersCount), ("users.all", SharedBindings.usersAll), ("users.seed", seed)]
+        helpers: [("users.find", find), ("users.count", SharedBindings.usersCount), ("users.all", SharedBindings.usersAll), ("users.seed", seed), ("groups.create", KiiV4Bindings.createGroup)]
     )
 
     /// The binding of each operation scenarios can call; nil for those only HTTP reaches.
@@ -65,7 +65,13 @@ enum KiiBindings {
         case .unsubscribe: return KiiTopicBindings.unsubscribe
         case .isSubscribed: return KiiTopicBindings.isSubscribed
         case .sendToTopic: return KiiTopicBindings.send
-        case .userStatus, .mqttEndpoint, .topicExists: return nil
+        case .mqttEndpoint: return KiiV4Bindings.mqttEndpoint
+        case .topicACL: return KiiV4Bindings.topicACL
+        case .grantTopic: return KiiV4Bindings.grant
+        case .revokeTopic: return KiiV4Bindings.revoke
+        case .groupsMemberOf: return KiiV4Bindings.memberOf
+        case .groupsOwnedBy: return KiiV4Bindings.ownedBy
+        case .userStatus, .topicExists: return nil
         }
     }
 
