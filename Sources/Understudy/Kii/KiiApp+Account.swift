@@ -57,6 +57,7 @@ extension KiiApp {
         lifecycle.installations.removeAll(ownedBy: user.userID)
         topicStore.removeAll(of: user.userID)
         groupStore.removeMember(user.userID)
+        releaseSocialAccounts(of: user)
     }
 
     /// Updates the user's fields with Kii's merge rule: predefined fields (`displayName`, `country`, `locale`,

@@ -35,6 +35,8 @@ package final class KiiApp: EmulatedApp {
     /// Groups (contract v4; see KiiTopicACL) and their ids.
     var groupStore = KiiGroupStore()
     var groupSecrets: SeededGenerator
+    /// Provider accounts and their owners (contract v4; see KiiApp+Social).
+    var socialStore = KiiSocialStore()
     /// The MQTT credentials of every MQTT installation, by installationID, removed ones remembered.
     var mqttEndpoints: [String: KiiMqttCredentials] = [:]
     /// Where the MQTT broker listens (what `installations.mqtt_endpoint` reports).

@@ -45,12 +45,16 @@ extension KiiOperation {
                             .string("phone", optional: true, from: .bodyField("phoneNumber")),
                             .string("country", optional: true, from: .bodyField("country")),
                             .string("password", from: .bodyField("password")),
+                            .string("displayName", optional: true, from: .bodyField("displayName"), "1-50 characters (v4)"),
+                            .string("locale", optional: true, from: .bodyField("locale"), "stored as given (v4)"),
+                            .properties("fields", optional: true, from: .resolved("the body's other members"),
+                                        "custom fields (v4): strings, numbers, booleans"),
                         ],
                         from: .body
                     )
                 ],
                 routes: [.post("/users", "Sign up a user (app credentials); 201 with the user record, no token")],
-                checks: checks("INVALID_INPUT_DATA", "PASSWORD_TOO_SHORT", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS", "RESOURCE_TEMPORARILY_UNAVAILABLE"),
+                checks: checks("INVALID_INPUT_DATA", "PASSWORD_TOO_SHORT", "INVALID_INPUT_DATA", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS", "RESOURCE_TEMPORARILY_UNAVAILABLE"),
                 result: user
             )
         case .login:
@@ -104,10 +108,67 @@ extension KiiOperation {
                 checks: checks("USER_NOT_FOUND", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS"), result: user
             )
         case .getUser:
+            return declare(lua: "users.get", [userID], result: .optionalRecord("KiiUser"))
+        case .lookup:
             return declare(
-                lua: "users.get", [userID],
-                routes: [.get("/users/{user}", "A user's record (the full record for its owner's token)")],
-                result: .optionalRecord("KiiUser")
+                version: 4, lua: "users.lookup",
+                [
+                    .string("identifier", from: .path("user"), "a userID, LOGIN_NAME:/EMAIL:/PHONE: forms, a username, email or +phone"),
+                    .string("token", from: .header("Authorization"), "an access token: the user's, another user's or an administrator's"),
+                ],
+                routes: [.get("/users/{user}", "A user's record: full for its own token and the administrator, else {userID, loginName?, displayName?}")],
+                checks: checks("UNAUTHORIZED", "WRONG_TOKEN", "USER_NOT_FOUND"), result: .record("KiiUser", "user")
+            )
+        case .loginSocial, .linkSocial, .unlinkSocial:
+            let provider = ArgumentDeclaration.string(
+                "provider", from: .path("provider"), "facebook, twitter, google, qq or renren (without case)"
+            )
+            let options = ArgumentDeclaration.table(
+                "options", "KiiSocialOptions",
+                fields: [
+                    .string("secret", optional: true, from: .bodyField("accessTokenSecret"), "twitter only"),
+                    .string("open_id", optional: true, from: .bodyField("openID"), "qq only"),
+                ],
+                optional: true, from: .body
+            )
+            let session = ArgumentDeclaration.string("token", from: .header("Authorization"), "the user's access token")
+            switch self {
+            case .loginSocial:
+                return declare(
+                    version: 4, lua: "users.login_social",
+                    [provider, .string("token", from: .bodyField("accessToken"), "the provider's access token"), options],
+                    routes: [.post("/integration/{provider}", "Sign in with a provider's token (app credentials): {id, access_token, expires_in, token_type, new_user_created}")],
+                    checks: checks("invalid_grant", "invalid_grant"), result: .record("KiiSocialLogin", "login")
+                )
+            case .linkSocial:
+                return declare(
+                    version: 4, lua: "users.link_social",
+                    [session, provider, .string("provider_token", from: .bodyField("accessToken"), "the provider's access token"), options],
+                    routes: [.post("/users/{user}/{provider}/link", "Link the user to the provider account of the token (204)")],
+                    checks: checks("UNAUTHORIZED", "WRONG_TOKEN", "INVALID_INPUT_DATA", "FACEBOOK_USER_ALREADY_LINKED", "USER_ALREADY_LINKED"),
+                    result: user
+                )
+            default:
+                return declare(
+                    version: 4, lua: "users.unlink_social", [session, provider],
+                    routes: [.post("/users/{user}/{provider}/unlink", .none, "Unlink the user from the provider (204)")],
+                    checks: checks("UNAUTHORIZED", "WRONG_TOKEN", "USER_NOT_LINKED"), result: user
+                )
+            }
+        case .loginMFA:
+            return declare(
+                version: 4, lua: "users.login_mfa",
+                [
+                    .table(
+                        "grant", "KiiMFAGrant",
+                        fields: [
+                            .string("totp_code", optional: true, from: .bodyField("totp_code")),
+                            .string("recovery_code", optional: true, from: .bodyField("recovery_code")),
+                        ],
+                        from: .body
+                    )
+                ],
+                checks: checks("invalid_grant"), result: .record("KiiSession", "session")
             )
         case .resendEmailVerification:
             return declare(

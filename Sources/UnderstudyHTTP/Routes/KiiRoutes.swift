@@ -31,7 +31,7 @@ enum KiiRoutes {
         table.add(KiiOperation.register, signUp)
         table.add(KiiOperation.login, appLogin, variants: ["legacy": legacyLogin])
         table.add(KiiOperation.me, me)
-        table.add(KiiOperation.getUser, getUser)
+        table.add(KiiOperation.lookup, lookup)
         table.add(KiiOperation.verifyEmail, verifyEmail, variants: ["link": verifyEmailLink])
         table.add(KiiOperation.verifyPhone, verifyPhone)
         table.add(KiiOperation.resendEmailVerification, resendEmail)
@@ -39,6 +39,7 @@ enum KiiRoutes {
         table.add(KiiOperation.changeEmail, changeEmail)
         table.add(KiiOperation.changePhone, changePhone)
         KiiLifecycleRoutes.register(in: &table)
+        KiiSocialRoutes.register(in: &table)
     }
 
     // MARK: Plumbing
@@ -234,6 +235,14 @@ enum KiiRoutes {
         if let pending = user.pendingPhoneNumber { members.append(.init("_phoneNumberPending", .string(pending))) }
         members.append(.init("_hasPassword", .bool(user.hasPassword)))
         members.append(.init("_disabled", .bool(user.disabled)))
+        if !user.thirdPartyAccounts.isEmpty {
+            members.append(.init("_thirdPartyAccounts", .object(user.thirdPartyAccounts.map { account in
+                .init(account.provider.rawValue, .object([
+                    .init("id", .string(account.id)), .init("type", .string(account.provider.rawValue)),
+                    .init("createdAt", .integer(account.createdAt)),
+                ]))
+            })))
+        }
         for field in user.customFields { members.append(.init(field.name, JSON(field.value))) }
         return .object(members)
     }
@@ -242,6 +251,7 @@ enum KiiRoutes {
     static func publicRecord(_ user: KiiUser) -> JSON {
         var members: [JSON.Member] = [.init("userID", .string(user.userID))]
         if let loginName = user.loginName { members.append(.init("loginName", .string(loginName))) }
+        if let displayName = user.displayName { members.append(.init("displayName", .string(displayName))) }
         return .object(members)
     }
 
@@ -262,8 +272,8 @@ enum KiiRoutes {
                 exchange.operation = KiiOperation.registerPseudo.name
                 return try KiiPseudoUserRoutes.registerPseudo(app, body)
             }
-            // Type checks come first, then the domain's rules. Custom fields are neither checked nor stored (nor are
-            // fields starting with `_`, which Kii ignores).
+            // Type checks come first, then the domain's rules. Every other member of the body is a custom field
+            // (any JSON value); a reserved name is 400 (contract v4).
             let loginName = try string(body, "loginName")
             let email = try string(body, "emailAddress")
             let phone = try string(body, "phoneNumber")
@@ -271,13 +281,17 @@ enum KiiRoutes {
             let password = try string(body, "password")
             let locale = try string(body, "locale")
             let displayName = try string(body, "displayName")
-            if let displayName, !(1...50).contains(displayName.unicodeScalars.count) {
-                throw KiiError.invalidInput(
-                    field: "displayName", value: displayName, message: "displayName must be 1 to 50 characters"
-                )
+            var fields: [Property] = []
+            if case .object(let members) = body {
+                for member in members where !signUpFields.contains(member.key) {
+                    fields.append(Property(member.key, member.value.value))
+                }
             }
-            let user = try app.register(username: loginName, email: email, phone: phone, country: country, password: password)
-            var created = record(user, displayName: displayName, locale: locale)
+            let user = try app.register(
+                username: loginName, email: email, phone: phone, country: country, password: password,
+                displayName: displayName, locale: locale, fields: fields
+            )
+            var created = record(user)
             if authorizing, let token = user.token { created = appending(created, "_accessToken", .string(token)) }
             var reply = Reply(status: 201, body: created)
             reply.contentType = authorizing
@@ -288,6 +302,11 @@ enum KiiRoutes {
             return reply
         }
     }
+
+    /// The members of a sign-up body that are not custom fields.
+    static let signUpFields: Set<String> = [
+        "loginName", "emailAddress", "phoneNumber", "country", "password", "locale", "displayName",
+    ]
 
     /// An OAuth2 error other than `invalid_grant` (which `KiiError.reply` shapes itself).
     static func oauthError(_ code: String, _ message: String) -> Refusal {
@@ -311,7 +330,7 @@ enum KiiRoutes {
     /// every form the domain's login reads (username, email, `+…`, `EMAIL:…`, `PHONE:+…`, `PHONE:JP-…`,
     /// `LOGIN_NAME:…`). `expiresAt` (epoch milliseconds) only shortens the `expires_in` answered: the emulator's
     /// tokens never expire.
-    static func login(_ app: KiiApp, _ exchange: Exchange, formAllowed: Bool) throws -> Reply {
+    static func login(_ app: KiiApp, _ exchange: inout Exchange, formAllowed: Bool) throws -> Reply {
         let body: JSON
         if formAllowed, exchange.mediaType == "application/x-www-form-urlencoded" {
             body = formFields(exchange.body)
@@ -333,6 +352,11 @@ enum KiiRoutes {
                     "expires_in": .integer(2_147_483_647), "token_type": "Bearer",
                 ]
             )
+        }
+        if grant == "mfa" {
+            // Contract v4: the MFA grant, refused as the live service refuses a code with nothing pending.
+            exchange.operation = KiiOperation.loginMFA.name
+            try app.loginMFA(totpCode: try string(body, "totp_code"), recoveryCode: try string(body, "recovery_code"))
         }
         if let grant, grant != "password" {
             throw oauthError(
@@ -370,7 +394,7 @@ enum KiiRoutes {
     }
 
     static let appLogin: RouteHandler = { exchange in
-        serve(&exchange, .login) { app, exchange in try login(app, exchange, formAllowed: true) }
+        serve(&exchange, .login) { app, exchange in try login(app, &exchange, formAllowed: true) }
     }
 
     /// The legacy endpoint: the app comes from `X-Kii-AppID` (or, failing that, from Basic credentials).
@@ -384,7 +408,7 @@ enum KiiRoutes {
             appID = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
         }
         return serve(&exchange, .login, appID: .some(appID)) { app, exchange in
-            try login(app, exchange, formAllowed: false)
+            try login(app, &exchange, formAllowed: false)
         }
     }
 
@@ -400,12 +424,33 @@ enum KiiRoutes {
         }
     }
 
-    static let getUser: RouteHandler = { exchange in
-        serve(&exchange, .getUser) { app, exchange in
+    /// `GET users/{user}` (`users.lookup`, contract v4): the full record for the user's own token and the
+    /// administrator (an admin token, or Basic `appID:appKey`); `{userID, loginName?, displayName?}` for another
+    /// user's token or the app's headers alone (the full record with `expose_full_user_data`).
+    static let lookup: RouteHandler = { exchange in
+        serve(&exchange, .lookup) { app, exchange in
             let caller = try anyCaller(app, exchange)
             let named = try target(app, exchange, caller)
-            guard let user = try app.getUser(userID: named.userID) else { throw KiiError.userNotFound(named.userID) }
-            return Reply(body: caller.user?.userID == user.userID ? record(user) : publicRecord(user))
+            let viewer: KiiViewer
+            let authorization = exchange.header("Authorization")?.trimmingSpaces ?? ""
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            let credentials = parts.count > 1 ? parts[1].trimmingSpaces : ""
+            switch parts.first?.lowercased() {
+            case "bearer"?: viewer = .token(credentials)
+            case "basic"?:
+                if let data = Data(base64Encoded: credentials), let text = String(data: data, encoding: .utf8),
+                    text == "\(app.settings.appID):\(app.settings.appKey)"
+                {
+                    viewer = .administrator
+                } else {
+                    viewer = .anonymous
+                }
+            default: viewer = .anonymous
+            }
+            switch try app.lookup(identifier: named.userID, viewer: viewer) {
+            case .full(let user): return Reply(body: record(user))
+            case .reduced(let user): return Reply(body: publicRecord(user))
+            }
         }
     }
 

@@ -28,7 +28,8 @@ enum KiiBindings {
     /// The app table's functions: every operation's binding at its declared Lua path, and the helpers.
     static let functions = BindingTree(
         KiiOperation.self, binding: binding(for:),
-        helpers: [("users.find", find), ("users.count", SharedBindings.usersCount), ("users.all", SharedBindings.usersAll), ("users.seed", seed), ("groups.create", KiiV4Bindings.createGroup)]
+        helpers: [("users.find", find), ("users.count", SharedBindings.usersCount), ("users.all", SharedBindings.usersAll), ("users.seed", seed), ("groups.create", KiiV4Bindings.createGroup),
+                  ("social.account", KiiV4Bindings.defineAccount), ("admin.token", KiiV4Bindings.adminToken)]
     )
 
     /// The binding of each operation scenarios can call; nil for those only HTTP reaches.
@@ -71,6 +72,11 @@ enum KiiBindings {
         case .revokeTopic: return KiiV4Bindings.revoke
         case .groupsMemberOf: return KiiV4Bindings.memberOf
         case .groupsOwnedBy: return KiiV4Bindings.ownedBy
+        case .lookup: return KiiV4Bindings.lookup
+        case .loginMFA: return KiiV4Bindings.loginMFA
+        case .loginSocial: return KiiV4Bindings.loginSocial
+        case .linkSocial: return KiiV4Bindings.linkSocial
+        case .unlinkSocial: return KiiV4Bindings.unlinkSocial
         case .userStatus, .topicExists: return nil
         }
     }
@@ -95,8 +101,18 @@ enum KiiBindings {
             let phone = try call.field(1, "phone", string: "registration.phone")
             let country = try call.field(1, "country", string: "registration.country")
             let password = try call.field(1, "password", string: "registration.password")
+            let extra = try call.fields(of: KiiOperation.register, "registration") ?? [:]
+            let displayName = extra["displayName"]?.stringValue
+            let locale = extra["locale"]?.stringValue
+            var fields: [Property] = []
+            if case .object(let members)? = extra["fields"] {
+                fields = members.map { Property($0.key, $0.value) }.sorted { $0.name < $1.name }
+            }
             return call.answer { () throws(KiiError) in
-                try app.register(username: username, email: email, phone: phone, country: country, password: password)
+                try app.register(
+                    username: username, email: email, phone: phone, country: country, password: password,
+                    displayName: displayName, locale: locale, fields: fields
+                )
             }
         }
     }
