@@ -63,6 +63,8 @@ let package = Package(
         .target(
             name: "UnderstudyLua",
             dependencies: ["Understudy", "CLua", "CLuaShim"],
+            // The scenario prelude, Lua read by Lua tooling, compiled into the binary (`PackageResources.prelude_lua`).
+            resources: [.embedInCode("Resources/prelude.lua")],
             swiftSettings: swiftSettings
         ),
         // The scenario runner: discovery, scheduling, worker processes, reporters, error-code coverage, watch.

@@ -122,6 +122,28 @@ struct LuaCall {
         return DeclaredArguments(names: declaration.arguments.map(\.name), values: values)
     }
 
+    /// Reads and checks the arguments `declaration` lists, as `arguments(of:)` does, for its domain method: a table
+    /// argument's declared fields are read too (`fields(of:_:)`), as one object.
+    func arguments(of declaration: OperationDeclaration) throws(LuaMisuse) -> CallArguments {
+        var values: [ArgumentValue] = []
+        values.reserveCapacity(declaration.arguments.count)
+        for (offset, argument) in declaration.arguments.enumerated() {
+            let index = Int32(offset + 1)
+            switch try read(argument, at: index) {
+            case .absent: values.append(argument.defaultValue.map(ArgumentValue.string) ?? .absent)
+            case .string(let text): values.append(.string(text))
+            case .bool(let flag): values.append(.bool(flag))
+            case .number(let number): values.append(.number(number))
+            case .properties(let properties): values.append(.properties(properties))
+            case .value(let value): values.append(.value(value))
+            case .table:
+                guard case .table(_, let fields) = argument.type else { preconditionFailure("\(argument.name) is not a table") }
+                values.append(.value(.object(try tableFields(index, fields, in: argument.name))))
+            }
+        }
+        return CallArguments(names: declaration.argumentNames, values: values)
+    }
+
     private func read(_ argument: ArgumentDeclaration, at index: Int32) throws(LuaMisuse) -> DeclaredArguments.Read {
         let name = argument.name
         if isNil(index) {
@@ -448,6 +470,20 @@ struct LuaCall {
         error.push(to: L)
         host.uncheckedErrors.wrap(L, error, call: function)
         return 2
+    }
+
+    /// Pushes what a domain method answered: a record as its table, `nil`, `true`, a text, a value, a list of
+    /// records. Returns 1.
+    func present(_ outcome: Outcome) -> Int32 {
+        switch outcome {
+        case .record(let record): LuaRecordWriter.push(L, record)
+        case .nothing: lua_pushnil(L)
+        case .done: lua_pushboolean(L, 1)
+        case .text(let text): LuaValues.push(L, text)
+        case .value(let value): LuaValues.push(L, value)
+        case .records(let records): SharedBindings.pushList(L, records) { L, record in LuaRecordWriter.push(L, record) }
+        }
+        return 1
     }
 
     /// Runs a backend call and pushes what it returns (a record), or `nil, err` for a backend error.

@@ -177,9 +177,9 @@ final class LuaState {
 extension Prelude {
     /// The prelude, compiled once per process and loaded from its dump afterwards.
     static let compiled: [UInt8] = {
-        guard let L = us_newstate(0, Int64.max, nil) else { return Array(source.utf8) }
+        let text = Prelude.text
+        guard let L = us_newstate(0, Int64.max, nil) else { return text }
         defer { us_close(L) }
-        let text = Array(source.utf8)
         let status = text.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { us_load_text(L, $0.baseAddress, $0.count, chunkName) }
         }

@@ -184,7 +184,8 @@ struct BackendlessLifecycleRouteTests {
             let email = items.first { $0["name"] == "email" }
             #expect(email?["identity"] == true)
             #expect(items.contains { $0["name"] == "name" })
-            #expect(!items.contains { $0["name"] == "password" })
+            // Contract version 4 lists the password column (required, never an identity).
+            #expect(items.first { $0["name"] == "password" }?["required"] == true)
             for path in ["verifypassword", "verifypassowrd"] {
                 let verify = try await client.send(.post, "\(backendless)/users/\(path)", json: #"{"password":"wonderland"}"#)
                 #expect(verify.json("code") == 3122)

@@ -62,6 +62,7 @@ struct FaultArgumentsDriftTests {
                 "options": .object(["fields_mapping": .object(["email": "email"]), "guest": "g-1", "secret": "s-1"]),
                 "os": "IOS", "name": "welcome", "values": .object(["name": "Ann"]), "subject": "Hello",
                 "bodyparts": .object(["textmessage": "Hi", "htmlmessage": .null]), "to": .array(["ann@example.com"]),
+                "key": "rest", "role": "Editor", "record": .object(["name": "Jim"]),
             ]
         case .kii:
             return [
@@ -82,7 +83,7 @@ struct FaultArgumentsDriftTests {
 
     /// Path parameters the adapters resolve: Kii's `{user}` (the user), Backendless' confirmation `{token}`.
     static func resolvedPath(_ f: Fixtures, _ flavour: Flavour) -> [String: String] {
-        flavour == .kii ? ["user": f.userID] : ["token": f.confirmToken]
+        flavour == .kii ? ["user": f.userID] : ["token": f.confirmToken, "table": "Users"]
     }
 
     /// Kii's `installations.register` table differs from the sign-up's: samples are by name within a flavour,
@@ -91,6 +92,7 @@ struct FaultArgumentsDriftTests {
         if flavour == .kii, operation == "installations.register", name == "registration" {
             return .object(["user": .string(f.userID), "type": "MQTT"])
         }
+        if operation == "roles.users", name == "options" { return nil }
         return samples(f, flavour)[name]
     }
 

@@ -177,6 +177,93 @@ struct ServeContainmentTests {
         }
     }
 
+    /// Other spellings of a control path that a router, a proxy or a decoder might read as the path itself.
+    static func spellings(of path: String) -> [String] {
+        let rest = String(path.dropFirst("/_understudy".count))
+        return [
+            "/" + path, "/." + path, "/x/.." + path, "/%2e" + path, "/%2E/%2E" + path, "/x/%2e%2e" + path,
+            "/%5Funderstudy" + rest, "/%5funderstudy" + rest, "/_UNDERSTUDY" + rest, "/_Understudy" + rest,
+            "/%5F%75nderstudy" + rest, "/%255Funderstudy" + rest, "/%2F_understudy" + rest, "/%2f%2f_understudy" + rest,
+            "/_understudy/" + rest, "/_understudy/." + rest, path + "/", path + "/.", "/_understudy%2F" + rest.dropFirst(),
+            "/%5C_understudy" + rest, "//%5F%55NDERSTUDY/./" + rest.dropFirst(),
+        ]
+    }
+
+    @Test("no spelling of a control path reaches a control route around the Origin/Host guard, or gets CORS headers")
+    func controlPathSpellings() async throws {
+        try await withLiveServer(ServerOptions(port: 0, limits: hostileLimits(), clockStart: VirtualClock.start)) { server, client in
+            let port = try #require(client.port)
+            func raw(_ head: String, body: String = "") async -> String {
+                guard let connection = RawConnection(port: port) else { return "" }
+                connection.send(head + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
+                return await connection.reply()
+            }
+            let routes = server.routeDescriptions.filter { $0.area == .control }
+            #expect(routes.count > 20)
+            var tried = 0
+            for route in routes {
+                let path = route.path.split(separator: "/").map { $0.hasPrefix("{") ? "x" : String($0) }.joined(separator: "/")
+                let concrete = "/" + path
+                let body = route.method == .get ? "" : "return 1"
+                for spelling in Self.spellings(of: concrete) {
+                    let method = route.method.rawValue
+                    for (host, origin) in [
+                        ("127.0.0.1:\(port)", "http://evil.example"), ("evil.example:\(port)", nil), ("evil.example.:\(port)", nil),
+                        ("evil.example.", "http://evil.example."), ("127.0.0.1:\(port)", "null"),
+                    ] {
+                        let head = "\(method) \(spelling) HTTP/1.1\r\nHost: \(host)\r\n" + (origin.map { "Origin: \($0)\r\n" } ?? "")
+                        let reply = await raw(head + "Content-Type: text/plain\r\n", body: body)
+                        tried += 1
+                        let status = reply.prefix(12)
+                        #expect(status == "HTTP/1.1 403" || status == "HTTP/1.1 400", "\(method) \(spelling) Host \(host) Origin \(origin ?? "-"): \(reply.prefix(300))")
+                        #expect(!reply.lowercased().contains("access-control-allow-origin"), "\(method) \(spelling): \(reply.prefix(300))")
+                    }
+                }
+            }
+            #expect(tried > 1000)
+            // The registration switch the attack aimed at is untouched, and the server's own tools still reach
+            // every spelling (it is the same route).
+            let state = await raw("GET //_UNDERSTUDY/./apps/../state HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n")
+            #expect(state.hasPrefix("HTTP/1.1 200"), "\(state.prefix(300))")
+            let journal = try await client.send(.get, "/_understudy/journal")
+            #expect(!journal.text.contains("_understudy"), "control requests are not journaled: \(journal.text.prefix(300))")
+        }
+    }
+
+    @Test("a vendor path in another spelling is routed, and journaled, as its canonical path")
+    func vendorPathSpellings() async throws {
+        try await withLiveServer(ServerOptions(port: 0, limits: hostileLimits(), clockStart: VirtualClock.start)) { _, client in
+            let port = try #require(client.port)
+            let body = #"{"email":"walk@example.com","password":"wonderland"}"#
+            let connection = try #require(RawConnection(port: port))
+            let spelled = "/" + backendless.replacingOccurrences(of: "/", with: "//") + "/./%75sers/x/../register"
+            connection.send("POST \(spelled) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
+            let reply = await connection.reply()
+            #expect(reply.hasPrefix("HTTP/1.1 200"), "\(reply.prefix(300))")
+            let journal = try await client.send(.get, "/_understudy/journal")
+            #expect(journal.text.contains("\"path\":\"\(backendless)/users/register\""), "\(journal.text.prefix(600))")
+        }
+    }
+
+    @Test("the Host guard reads a name without its trailing dots, and only ASCII digits as an IPv4 literal")
+    func hostSpellings() async throws {
+        try await withLiveServer(ServerOptions(port: 0, limits: hostileLimits(), clockStart: VirtualClock.start)) { _, client in
+            let port = try #require(client.port)
+            func status(_ host: String) async -> String {
+                guard let connection = RawConnection(port: port) else { return "" }
+                connection.send("GET /_understudy/routes HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+                return String(await connection.reply().prefix(12))
+            }
+            for host in ["evil.example.", "evil.example..:\(port)", "EVIL.example.:\(port)", "[::1]evil.example", "[::1]:\(port)@evil.example",
+                         "\u{0661}\u{0662}\u{0667}.\u{0660}.\u{0660}.\u{0661}", "127.0.0.1:\(port)@evil.example", "127.0.0.1:80x"] {
+                #expect(await status(host) == "HTTP/1.1 403", "\(host)")
+            }
+            for host in ["localhost.:\(port)", "localhost..", "127.0.0.1.:\(port)", "[::1]", "[::1]:\(port)"] {
+                #expect(await status(host) == "HTTP/1.1 200", "\(host)")
+            }
+        }
+    }
+
     @Test("the control token is compared as bytes: a differently composed café does not match")
     func controlTokenIsBytes() async throws {
         try await withServer(ServerOptions(port: 0, controlToken: "caf\u{E9}")) { _, client in

@@ -15,10 +15,12 @@ struct EditorTypesTests {
         "BackendlessApp": ["backendless"], "BackendlessSettings": ["backendless.settings"],
         "BackendlessUsers": ["backendless.users"], "BackendlessDevices": ["backendless.devices"],
         "BackendlessChannels": ["backendless.channels"], "BackendlessPush": ["backendless.push"],
-        "BackendlessOAuth": ["backendless.oauth"],
+        "BackendlessOAuth": ["backendless.oauth"], "BackendlessRoles": ["backendless.roles"],
+        "BackendlessData": ["backendless.data"], "BackendlessDataUsers": ["backendless.data.users"],
         "BackendlessPushTemplates": ["backendless.push.templates"],
         "KiiApp": ["kii"], "KiiSettings": ["kii.settings"], "KiiUsers": ["kii.users"],
         "KiiInstallations": ["kii.installations"], "KiiPush": ["kii.push"], "KiiTopics": ["kii.topics"],
+        "KiiGroups": ["kii.groups"], "KiiSocial": ["kii.social"], "KiiAdmin": ["kii.admin"],
     ]
 
     /// Annotated classes that describe data (arguments, results, errors), not bindings.
@@ -26,7 +28,10 @@ struct EditorTypesTests {
         "ScenarioOptions", "JournalFilter", "BackendlessError", "KiiError", "Email", "SMS", "Push", "FaultSpec",
         "BackendlessUser", "BackendlessSession", "BackendlessSeed", "DeviceRegistrationRequest", "DeviceRegistration",
         "Publication", "PublishResult", "MessageStatus", "PushTemplateDefinition", "PushTemplate", "OAuthAccount", "OAuthLoginOptions", "KiiUser", "KiiSession", "KiiRegistration", "KiiSeed", "InstallationRequest", "Installation",
-        "KiiIdentity", "KiiTopic", "KiiTopicMessage",
+        "KiiIdentity", "KiiTopic", "KiiTopicMessage", "KiiThirdPartyAccount", "KiiSocialLogin", "KiiSocialOptions",
+        "KiiMFAGrant", "KiiMqttEndpoint", "KiiTopicACL", "KiiGroupSummary", "KiiGroup", "KiiGroupRequest",
+        "KiiSocialAccountRequest",
+        "UsersColumn", "DataQuery", "DataRecord", "DataDeletion", "RoleUsersOptions",
     ]
 
     /// Class name → member names, read from the annotation file: `---@field` lines right after `---@class`, and

@@ -153,6 +153,6 @@ struct KiiLoginTests {
             )
         )
         #expect(app.loginUserID("alice") != nil)
-        #expect(kiiFailure { try app.login(identifier: "bob", password: kiiPassword) }?.status == 503)
+        #expect(kiiFailure { _ = try app.perform(.login, ["identifier": "bob", "password": .string(kiiPassword)]) }?.status == 503)
     }
 }

@@ -170,7 +170,8 @@ struct KiiVerificationTests {
         let app = makeKiiApp(emailVerification: true)
         let user = try app.registerUser(username: "id123456", email: Self.email)
         let id = app.faults.inject(Fault(operation: "users.verify_email", code: .text("RESOURCE_TEMPORARILY_UNAVAILABLE"), status: 503))
-        #expect(kiiFailure { try app.verifyEmail(userID: user.userID, code: app.outbox.emails[0].code!) }?.status == 503)
+        let arguments: [String: ArgumentValue] = ["userID": .string(user.userID), "code": .string(app.outbox.emails[0].code!)]
+        #expect(kiiFailure { _ = try app.perform(.verifyEmail, arguments) }?.status == 503)
         #expect(app.loginUserID(Self.email) == nil)
         app.faults.remove(id: id)
         #expect(try app.verifyEmail(userID: user.userID, code: app.outbox.emails[0].code!).emailAddressVerified)
@@ -266,7 +267,7 @@ struct KiiVerificationTests {
         let user = try app.registerUser(username: "id123456", phone: Self.phone)
         _ = try app.verifyPhone(userID: user.userID, code: app.outbox.sms[0].code ?? "")
         app.faults.inject(Fault(operation: "users.change_phone", code: .text("RESOURCE_TEMPORARILY_UNAVAILABLE"), status: 503))
-        #expect(kiiFailure { try app.changePhone(userID: user.userID, phone: "+819087654321") }?.status == 503)
+        #expect(kiiFailure { _ = try app.perform(.changePhone, ["userID": .string(user.userID), "phone": "+819087654321"]) }?.status == 503)
         #expect(app.outbox.sms.count == 1)
         #expect(app.user(userID: user.userID)?.pendingPhoneNumber == nil)
     }

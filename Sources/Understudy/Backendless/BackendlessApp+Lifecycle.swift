@@ -10,7 +10,6 @@ extension BackendlessApp {
     /// Errors, in order: 3101 recovery off, 3020 no such user, 3075 a social user (contract version 3), 3025 the
     /// user has no email.
     package func restorePassword(identity: String) throws(BackendlessError) {
-        try checkFaults(.restorePassword, [.string(identity)])
         guard settings.passwordRecovery != .off else { throw .catalogue(3101) }
         guard let key = identityKey(.string(identity)), let user = identityIndex[key] else {
             throw .recoveryUserNotFound(identity)
@@ -95,7 +94,6 @@ extension BackendlessApp {
     /// Earlier links keep working. Errors, in order: 3103 confirmation off, 3104 no such user (or no email to
     /// send to), 3102 already confirmed.
     package func resendConfirmation(identity: String) throws(BackendlessError) {
-        try checkFaults(.resendConfirmation, [.string(identity)])
         let (user, address) = try pendingConfirmation(identity: identity)
         sendConfirmation(to: address, for: user)
     }
@@ -103,7 +101,6 @@ extension BackendlessApp {
     /// A new confirmation link for the pending user with this identity value, sent nowhere: the app delivers it
     /// itself (`users.confirmation_url`). Errors as `resendConfirmation`.
     package func confirmationURL(identity: String) throws(BackendlessError) -> String {
-        try checkFaults(.confirmationURL, [.string(identity)])
         let (user, _) = try pendingConfirmation(identity: identity)
         return makeConfirmationLink(for: user)
     }
@@ -134,7 +131,6 @@ extension BackendlessApp {
 
     /// The user with this objectId, or nil (`users.get`; guests included). Only an injected fault fails it.
     package func getUser(objectID: String) throws(BackendlessError) -> BackendlessUser? {
-        try checkFaults(.getUser, [.string(objectID)])
         return user(objectID: objectID)
     }
 
@@ -146,11 +142,14 @@ extension BackendlessApp {
     /// new identity is taken, 3050 a password that is not a string, 3045 the identity, password or a required
     /// property (or the email while confirmation is on) set empty, 8000 a value over its `max_length`.
     package func update(objectID: String, properties: [Property], token: String) throws(BackendlessError) -> BackendlessUser {
-        try checkFaults(.updateUser, [.string(objectID), Value(properties: properties), .string(token)])
         guard let session = Identifier128(parsing: token), let caller = sessions[session] else { throw .unknownToken(token) }
         guard let id = Identifier128(parsing: objectID), let user = users[id] else { throw .unknownUserID(objectID) }
         guard caller === user else { throw .catalogue(3029) }
+        return try applyUpdate(to: user, properties)
+    }
 
+    /// `users.update`'s checks from 3072 on, then the change: shared with `data.users.save`.
+    func applyUpdate(to user: StoredUser, _ properties: [Property]) throws(BackendlessError) -> BackendlessUser {
         let changes = properties.filter { !Self.ignoredOnUpdate.contains($0.name) }
         let identity = settings.identity
         if user.isSocial { try checkSocialUpdate(of: user, changes) }
@@ -195,6 +194,7 @@ extension BackendlessApp {
             identityIndex[newIdentityKey] = user
         }
         userBytes += HeldBytes.of(stored) - HeldBytes.of(user.properties)
+        noteColumns(stored)
         user.properties = stored
         if case .string(let text)? = password { user.password = PasswordHash(password: text, generator: &random) }
         user.updated = clock.milliseconds
@@ -205,11 +205,11 @@ extension BackendlessApp {
     /// and their confirmation and recovery links stop working. Device registrations are not a user's and stay.
     /// Errors: 1000 no user with that id.
     package func delete(objectID: String) throws(BackendlessError) {
-        try checkFaults(.deleteUser, [.string(objectID)])
         guard let id = Identifier128(parsing: objectID), let user = users.removeValue(forKey: id) else {
             throw .entityNotFound(objectID)
         }
         if user.status == .guest { guestCount -= 1 }
+        user.isDeleted = true
         userBytes -= HeldBytes.perUser + HeldBytes.of(user.properties)
         if let value = user.properties[named: settings.identity], let key = identityKey(value), identityIndex[key] === user {
             identityIndex[key] = nil
@@ -218,6 +218,7 @@ extension BackendlessApp {
         user.sessions.removeAll()
         if !confirmationTokens.isEmpty { confirmationTokens.removeAll { $1 == id } }
         if !recoveryLinks.isEmpty { recoveryLinks = recoveryLinks.filter { $0.value.user != id } }
+        roles.assignments[id] = nil
     }
 
     /// A social user's update (contract version 3): 3072 for any `password` (null aside), then 3096 for an

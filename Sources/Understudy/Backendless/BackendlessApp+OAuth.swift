@@ -101,6 +101,7 @@ extension BackendlessApp {
             registrationOrder.append(user)
             userBytes += HeldBytes.perUser + HeldBytes.of(properties)
         }
+        noteColumns(properties)
         user.socialAccount = key.provider
         if let identityKey { identityIndex[identityKey] = user }
         oauth.links[key] = user

@@ -24,13 +24,11 @@ extension BackendlessApp {
 
     /// `devices.get`: the live registration of a device, or nil; an injected fault fails it.
     package func getDevice(_ deviceID: String) throws(BackendlessError) -> DeviceRegistration? {
-        try checkFaults(.getDevice, [.string(deviceID)])
         return device(deviceID)
     }
 
     /// Cancels a device's registration (5001 when it has none).
     package func unregisterDevice(_ deviceID: String) throws(BackendlessError) {
-        try checkFaults(.unregisterDevice, [.string(deviceID)])
         guard devices.unregister(deviceID, now: clock.now) else { throw BackendlessError.catalogue(5001) }
     }
 

@@ -12,7 +12,6 @@ extension BackendlessApp {
     /// error catalogue; the first that applies wins. Does not log in.
     /// - Parameter request: the properties as sent, in order; nil when the request had none at all.
     package func register(_ request: consuming [Property]?) throws(BackendlessError) -> BackendlessUser {
-        try checkFaults(.register, [request.map(Value.init(properties:)) ?? .null])
         let registration = try validate(consume request)
         if let existing = identityIndex[registration.identityKey], existing !== registration.guest {
             throw .userAlreadyExists
@@ -40,6 +39,7 @@ extension BackendlessApp {
             userBytes += HeldBytes.perUser + HeldBytes.of(user.properties)
         }
         identityIndex[registration.identityKey] = user
+        noteColumns(user.properties)
         if status == .emailConfirmationPending, case .string(let address)? = registration.properties[named: "email"] {
             sendConfirmation(to: address, for: user)
         }
@@ -159,6 +159,7 @@ extension BackendlessApp {
         let sharedHash = expander.passwordVaries ? nil : PasswordHash(password: first.password, generator: &random)
         let seeded = SeededUsers(template: template, identity: settings.identity)
         let created = clock.milliseconds
+        noteColumns(first.properties)
         users.reserveCapacity(users.count + count)
         registrationOrder.reserveCapacity(registrationOrder.count + count)
         identityIndex.reserveCapacity(identityIndex.count + count)
@@ -223,7 +224,6 @@ extension BackendlessApp {
 
     /// Logs in with the identity value and password; returns the session with its token.
     package func login(identity: String?, password: String?) throws(BackendlessError) -> BackendlessSession {
-        try checkFaults(.login, [Value(identity), Value(password)])
         guard settings.logins else { throw .loginsDisabled }
         guard let identity, !identity.isEmpty, let password, !password.isEmpty else { throw .emptyLogin }
         guard let key = identityKey(.string(identity)), let user = identityIndex[key] else { throw .invalidLogin }
@@ -264,7 +264,6 @@ extension BackendlessApp {
 
     /// Ends the session of `token`.
     package func logout(token: String) throws(BackendlessError) {
-        try checkFaults(.logout, [.string(token)])
         guard let id = Identifier128(parsing: token), let user = sessions.removeValue(forKey: id) else {
             throw .unknownToken(token)
         }
@@ -285,7 +284,6 @@ extension BackendlessApp {
 
     /// Creates a guest account and logs it in.
     package func guestLogin() throws(BackendlessError) -> BackendlessSession {
-        try checkFaults(.guestLogin, [])
         guard users.count < capacity.maxUsers else { throw .full(capacity.maxUsers) }
         let user = StoredUser(
             objectID: random.nextIdentifier(), properties: [], password: nil, status: .guest, created: clock.milliseconds
@@ -333,7 +331,6 @@ extension BackendlessApp {
 
     /// Enables or disables an account, as the console does. Disabling ends the user's sessions.
     package func setStatus(objectID: String, to status: UserStatus) throws(BackendlessError) -> BackendlessUser {
-        try checkFaults(.setStatus, [.string(objectID), .string(status.rawValue)])
         guard let id = Identifier128(parsing: objectID), let user = users[id] else { throw .unknownObjectID(objectID) }
         user.status = status
         user.updated = clock.milliseconds

@@ -29,6 +29,10 @@ package final class BackendlessApp: EmulatedApp {
     /// What the users hold (`HeldBytes`: each user and its properties), kept as users are added, changed and
     /// deleted; the memory cap counts it.
     package internal(set) var userBytes = 0
+    /// Every dynamic property any user has held, with the type of its first non-null value (`users.describe`).
+    var heldColumns: [String: UsersColumn.ColumnType?] = [:]
+    /// Custom roles and who holds them (`BackendlessApp+Roles.swift`).
+    var roles = RoleDirectory()
     /// OAuth provider accounts and the users they registered (`BackendlessApp+OAuth.swift`).
     var oauth = OAuthDirectory()
     /// Push device registrations and channels.
@@ -107,5 +111,31 @@ extension String {
     /// Lower-cases only when needed, so already lower-case strings share their storage.
     func lowercasedIfNeeded() -> String {
         isLowercaseASCII ? self : lowercased()
+    }
+}
+
+extension BackendlessApp {
+    /// A domain method as a declaration names it: the app and the declared arguments in, the outcome out.
+    package typealias Method = @Sendable (BackendlessApp, CallArguments) throws(BackendlessError) -> Outcome
+
+    /// What `operation` performs: its faults checked with the arguments as read, then `method`.
+    static func performer(_ operation: BackendlessOperation, _ method: @escaping Method) -> Performer {
+        Performer { app, arguments, _ in
+            guard case .backendless(let app) = app.flavoured else { preconditionFailure("\(operation.name) is a Backendless operation") }
+            try app.checkFaults(operation, arguments.faultValues)
+            return try method(app, arguments)
+        }
+    }
+
+    /// Performs `operation` with arguments given by name (the others absent), as its adapters do.
+    package func perform(_ operation: BackendlessOperation, _ given: [String: ArgumentValue]) throws(BackendlessError) -> Outcome {
+        guard let performer = operation.declaration.perform else { preconditionFailure("\(operation.name) declares no method") }
+        do {
+            return try performer.run(self, CallArguments(operation.declaration, given), Unlimited())
+        } catch let error as BackendlessError {
+            throw error
+        } catch {
+            throw BackendlessError(code: 8001, message: "\(error)")
+        }
     }
 }

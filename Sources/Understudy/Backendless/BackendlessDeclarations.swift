@@ -11,22 +11,37 @@ extension BackendlessOperation {
         let user = ResultKind.record("BackendlessUser", "user")
         let session = ResultKind.record("BackendlessSession", "session")
         let token = ArgumentDeclaration.string("token", from: .header("user-token"), "a live session's user-token")
+        let key = ArgumentDeclaration.oneOf(
+            "key", ["rest", "cloudcode"], optional: true, from: .resolved("the API key of the path"),
+            "the API key the call is made with: \"rest\" (the default, any client key) or \"cloudcode\""
+        )
+        let queryFields: [ArgumentDeclaration] = [
+            .string("where", optional: true, from: .bodyField("where"), "a where clause"),
+            ArgumentDeclaration("page_size", .integer, optional: true, from: .bodyField("pageSize"), "1-100, default 10"),
+            ArgumentDeclaration("offset", .integer, optional: true, from: .bodyField("offset"), "≥ 0, default 0"),
+            ArgumentDeclaration("sort_by", .any, optional: true, from: .bodyField("sortBy"), "\"column\", \"column asc\", \"column desc\", or a list of them"),
+            ArgumentDeclaration("properties", .strings, optional: true, from: .bodyField("props"), "the columns each record keeps (\"*\": all)"),
+            ArgumentDeclaration("exclude_properties", .strings, optional: true, from: .bodyField("excludeProps"), "columns left out"),
+            .boolean("distinct", optional: true, from: .bodyField("distinct"), "equal records once"),
+        ]
+        let query = ArgumentDeclaration.table("query", "DataQuery", fields: queryFields, optional: true, from: .body, "the query")
         func declare(
             version: Int = 1, lua: String?, _ arguments: [ArgumentDeclaration] = [], routes: [RouteDeclaration] = [],
-            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false
+            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false,
+            performs method: BackendlessApp.Method? = nil
         ) -> OperationDeclaration {
             OperationDeclaration(
                 rawValue, .backendless, version: version, lua: lua, arguments: arguments, routes: routes, checks: checks,
-                result: result, answeredByAdapter: answeredByAdapter
+                result: result, answeredByAdapter: answeredByAdapter, perform: method.map { BackendlessApp.performer(self, $0) }
             )
         }
         switch self {
         case .register:
             return declare(
                 lua: "users.register", [.properties("props", optional: true, from: .body, "the new user's properties")],
-                routes: [.post("/users/register", "Register a user (or convert a guest)")],
+                routes: [.post("/users/register", "Register a user (or convert a guest)").resolving("props", .backendlessNewUserProperties)],
                 checks: [.fault, 3038, 3009, 3039, 3043, 3011, 3013, 3078, 3040, 3010, 3012, 3041, 8000, 3033, 3021], result: user
-            )
+            ) { app, a throws(BackendlessError) in .record(try app.register(a.optionalProperties("props"))) }
         case .login:
             return declare(
                 lua: "users.login",
@@ -34,19 +49,24 @@ extension BackendlessOperation {
                     .string("identity_value", optional: true, from: .bodyField("login"), "the value of the identity property"),
                     .string("password", optional: true, from: .bodyField("password")),
                 ],
-                routes: [.post("/users/login", "Log in with the identity property and password")],
+                routes: [.post("/users/login", "Log in with the identity property and password (with objectId and no login: users.login_by_id)", variant: "by_id")],
                 checks: [.fault, 3034, 3006, 3003, 3036, 3003, 3090, 3087, 3002, 3044], result: session
-            )
+            ) { app, a throws(BackendlessError) in
+                .record(try app.login(identity: a.optionalString("identity_value"), password: a.optionalString("password")))
+            }
         case .logout:
             return declare(
-                lua: "users.logout", [token], routes: [.get("/users/logout", "End the session of the user-token header")],
+                lua: "users.logout", [token], routes: [.get("/users/logout", "End the session of the user-token header").replying(.status(200))],
                 checks: [.fault, 3064], result: .true
-            )
+            ) { app, a throws(BackendlessError) in
+                try app.logout(token: a.string("token"))
+                return .done
+            }
         case .guestLogin:
             return declare(
                 lua: "users.guest_login", routes: [.post("/users/register/guest", "Create a guest account and log it in")],
                 checks: [.fault, 3021], result: session
-            )
+            ) { app, _ throws(BackendlessError) in .record(try app.guestLogin()) }
         case .confirmEmail:
             return declare(
                 lua: "users.confirm_email", [.string("objectId", from: .resolved("the user of the link's {token}"))],
@@ -58,7 +78,9 @@ extension BackendlessOperation {
                 lua: "users.set_status",
                 [.string("objectId", from: .none), .oneOf("status", ["ENABLED", "DISABLED"], from: .none, "what the console sets")],
                 checks: [.fault, 1000], result: user
-            )
+            ) { app, a throws(BackendlessError) in
+                .record(try app.setStatus(objectID: a.string("objectId"), to: a.string("status") == "DISABLED" ? .disabled : .enabled))
+            }
         case .isValidToken:
             return declare(
                 lua: nil, [.string("token", from: .path("userToken"))],
@@ -67,9 +89,15 @@ extension BackendlessOperation {
         case .restorePassword:
             return declare(
                 version: 2, lua: "users.restore_password", [.string("identity", from: .path("identity"), "the identity value")],
-                routes: [.get("/users/restorepassword/{identity}", "Send the password-recovery email")],
+                routes: [
+                    .get("/users/restorepassword/{identity}", "Send the password-recovery email").guarded(.liveUserToken)
+                        .resolving("identity", .backendlessIdentity(rawFallback: false)).replying(.status(200))
+                ],
                 checks: [.fault, 3101, 3020, 3075, 3025], result: .true
-            )
+            ) { app, a throws(BackendlessError) in
+                try app.restorePassword(identity: a.string("identity"))
+                return .done
+            }
         case .resetPassword:
             return declare(
                 version: 2, lua: "users.reset_password",
@@ -86,20 +114,34 @@ extension BackendlessOperation {
         case .resendConfirmation:
             return declare(
                 version: 2, lua: "users.resend_confirmation", [.string("identity", from: .path("identity"))],
-                routes: [.post("/users/resendconfirmation/{identity}", .none, "Send the confirmation email again")],
+                routes: [
+                    .post("/users/resendconfirmation/{identity}", .none, "Send the confirmation email again").guarded(.liveUserToken)
+                        .resolving("identity", .backendlessIdentity(rawFallback: true)).replying(.status(200))
+                ],
                 checks: [.fault, 3103, 3104, 3102, 3104], result: .true
-            )
+            ) { app, a throws(BackendlessError) in
+                try app.resendConfirmation(identity: a.string("identity"))
+                return .done
+            }
         case .confirmationURL:
             return declare(
                 version: 2, lua: "users.confirmation_url", [.string("identity", from: .path("identity"))],
-                routes: [.post("/users/createEmailConfirmationURL/{identity}", .none, "A new confirmation link, sent nowhere")],
+                routes: [
+                    .post("/users/createEmailConfirmationURL/{identity}", .none, "A new confirmation link, sent nowhere")
+                        .guarded(.liveUserToken).resolving("identity", .backendlessIdentity(rawFallback: true))
+                        .replying(.field("confirmationURL"))
+                ],
                 checks: [.fault, 3103, 3104, 3102, 3104], result: .value("string", "link")
-            )
+            ) { app, a throws(BackendlessError) in .text(try app.confirmationURL(identity: a.string("identity"))) }
         case .getUser:
             return declare(
                 version: 2, lua: "users.get", [.string("objectId", from: .path("objectId"))],
-                routes: [.get("/data/Users/{objectId}", "Read a user by objectId")], result: .optionalRecord("BackendlessUser")
-            )
+                routes: [
+                    .get("/data/Users/{objectId}", "Read a user by objectId (with props / excludeProps: the Data service's record, contract v4)", variant: "projection")
+                        .guarded(.liveUserToken).replying(.backendlessUserOrNotFound)
+                ],
+                result: .optionalRecord("BackendlessUser")
+            ) { app, a throws(BackendlessError) in .optional(try app.getUser(objectID: a.string("objectId"))) }
         case .updateUser:
             return declare(
                 version: 2, lua: "users.update",
@@ -110,12 +152,18 @@ extension BackendlessOperation {
                 ],
                 routes: [.put("/users/{objectId}", "Update the user of the user-token header")],
                 checks: [.fault, 3064, 3030, 3029, 3072, 3096, 3040, 3018, 3050, 3045, 8000], result: user
-            )
+            ) { app, a throws(BackendlessError) in
+                .record(try app.update(objectID: a.string("objectId"), properties: a.properties("props"), token: a.string("token")))
+            }
         case .deleteUser:
             return declare(
                 version: 2, lua: "users.delete", [.string("objectId", from: .path("objectId"))],
-                routes: [.delete("/data/Users/{objectId}", "Delete a user by objectId")], checks: [.fault, 1000], result: .true
-            )
+                routes: [.delete("/data/Users/{objectId}", "Delete a user by objectId").guarded(.liveUserToken).replying(.backendlessDeletionTime)],
+                checks: [.fault, 1000], result: .true
+            ) { app, a throws(BackendlessError) in
+                try app.delete(objectID: a.string("objectId"))
+                return .done
+            }
         case .registerDevice:
             return declare(
                 lua: "devices.register",
@@ -142,15 +190,18 @@ extension BackendlessOperation {
         case .getDevice:
             return declare(
                 lua: "devices.get", [.string("device_id", from: .path("deviceId"))],
-                routes: [.get("/messaging/registrations/{deviceId}", "A device's registration")],
+                routes: [.get("/messaging/registrations/{deviceId}", "A device's registration").replying(.backendlessDeviceList)],
                 result: .optionalRecord("DeviceRegistration")
-            )
+            ) { app, a throws(BackendlessError) in .optional(try app.getDevice(a.string("device_id"))) }
         case .unregisterDevice:
             return declare(
                 lua: "devices.unregister", [.string("device_id", from: .path("deviceId"))],
-                routes: [.delete("/messaging/registrations/{deviceId}", "Cancel a device's registration")],
+                routes: [.delete("/messaging/registrations/{deviceId}", "Cancel a device's registration").replying(.field("result"))],
                 checks: [.fault, 5001], result: .true
-            )
+            ) { app, a throws(BackendlessError) in
+                try app.unregisterDevice(a.string("device_id"))
+                return .done
+            }
         case .publish:
             return declare(
                 lua: "push.publish",
@@ -268,8 +319,118 @@ extension BackendlessOperation {
             )
         case .describeUsers:
             return declare(
-                version: 2, lua: nil, routes: [.get("/users/userclassprops", "The columns of the Users table")], result: .http,
-                answeredByAdapter: true
+                version: 4, lua: "users.describe", routes: [.get("/users/userclassprops", "The columns of the Users table (password included)")],
+                result: .value("UsersColumn[]", "columns")
+            )
+        case .loginByID:
+            return declare(
+                version: 4, lua: "users.login_by_id",
+                [.string("objectId", from: .bodyField("objectId")), key],
+                checks: [.fault, 2014, 3034, 3057, 3036, 3090, 3087, 3002, 3044], result: session
+            )
+        case .updateStatus:
+            return declare(
+                version: 4, lua: "users.update_status",
+                [.string("objectId", from: .path("objectId")), .oneOf("status", ["ENABLED", "DISABLED"], from: .bodyField("userStatus")), key],
+                routes: [.put("/users/{objectId}/status", "Enable or disable a user (CloudCode key only: 3054)")],
+                checks: [.fault, 3054, 1000, 3085, 3086], result: user
+            )
+        case .assignRole:
+            return declare(
+                version: 4, lua: "roles.assign",
+                [
+                    .string("identity", from: .bodyField("user"), "the identity value or the objectId"),
+                    .string("role", from: .bodyField("roleName")), key,
+                ],
+                routes: [.post("/users/assignRole", "Assign a custom role to a user (CloudCode key only: 2011)")],
+                checks: [.fault, 2011, 2005, 2007, 3057], result: .true
+            )
+        case .unassignRole:
+            return declare(
+                version: 4, lua: "roles.unassign",
+                [
+                    .string("identity", from: .bodyField("user"), "the identity value or the objectId"),
+                    .string("role", from: .bodyField("roleName")), key,
+                ],
+                routes: [.post("/users/unassignRole", "Unassign a custom role from a user (CloudCode key only: 2011)")],
+                checks: [.fault, 2011, 2005, 2008, 3057], result: .true
+            )
+        case .rolesOf:
+            return declare(
+                version: 4, lua: "roles.of", [.string("objectId", from: .path("objectId")), key],
+                routes: [.get("/users/userroles/{objectId}", "A user's roles, system then custom (CloudCode key only: 3081)")],
+                checks: [.fault, 3081, 3057], result: .value("string[]", "roles")
+            )
+        case .roleUsers:
+            return declare(
+                version: 4, lua: "roles.users",
+                [
+                    .string("role", from: .path("roleName"), "a custom role"),
+                    .table(
+                        "options", "RoleUsersOptions",
+                        fields: [
+                            .boolean("load_roles", optional: true, from: .query("loadRoles"), "each record also gets roles: its custom roles"),
+                            ArgumentDeclaration("query", .table("DataQuery", fields: queryFields), optional: true, from: .resolved("the Data service's query parameters"), "as data.users.find's"),
+                        ],
+                        optional: true, from: .none
+                    ),
+                ],
+                routes: [.get("/users/role/{roleName}", "The users holding a custom role, as Data service records (loadRoles, the Data service's query parameters)")],
+                checks: [.fault, 2005, 2003, 19000, 1006], result: .value("DataRecord[]", "records")
+            )
+        case .dataSave:
+            return declare(
+                version: 4, lua: "data.users.save",
+                [
+                    .properties("record", from: .body, "without objectId: a new user (as users.register); with one: the changes"),
+                    .string("token", optional: true, from: .header("user-token"), "a live session's user-token: then only its user may be changed"),
+                ],
+                routes: [
+                    .put("/data/{table}", "Save a Users record: create, or update by the body's objectId (the JS SDK's save)"),
+                    .post("/data/{table}", "Create a Users record (registers a user)"),
+                    .put("/data/{table}/{objectId}", "Update a Users record", sources: ["record": .resolved("the body, with objectId from the path's {objectId}")]),
+                ],
+                checks: [.fault, 3064, 1000, 3029], result: .record("DataRecord", "record")
+            )
+        case .dataFind:
+            return declare(
+                version: 4, lua: "data.users.find", [query],
+                routes: [
+                    .get("/data/{table}", "Find Users records (where, pageSize, offset, sortBy, props, excludeProps, distinct)", sources: ["query": .resolved("the query parameters")]),
+                    .post("/data/{table}/find", "Find Users records (the JS SDK's body: where, pageSize, offset, sortBy, props, excludeProps, distinct)"),
+                ],
+                checks: [.fault, 19000, 1006], result: .value("DataRecord[]", "records")
+            )
+        case .dataFindFirst:
+            return declare(
+                version: 4, lua: "data.users.find_first", [query],
+                routes: [.get("/data/Users/first", "The first Users record in find's order (1010 when there is none)", sources: ["query": .resolved("the query parameters")])],
+                checks: [.fault, 19000, 1006], result: .optionalRecord("DataRecord")
+            )
+        case .dataFindLast:
+            return declare(
+                version: 4, lua: "data.users.find_last", [query],
+                routes: [.get("/data/Users/last", "The last Users record in find's order (1010 when there is none)", sources: ["query": .resolved("the query parameters")])],
+                checks: [.fault, 19000, 1006], result: .optionalRecord("DataRecord")
+            )
+        case .dataFindByID:
+            return declare(
+                version: 4, lua: "data.users.find_by_id", [.string("objectId", from: .path("objectId")), query],
+                checks: [.fault, 1000, 1006], result: .record("DataRecord", "record")
+            )
+        case .dataCount:
+            return declare(
+                version: 4, lua: "data.users.count", [.string("where", optional: true, from: .bodyField("where"), "a where clause; all rows when absent")],
+                routes: [
+                    .get("/data/Users/count", "How many Users records match where (guests included)", sources: ["where": .query("where")]),
+                    .post("/data/{table}/count", "How many Users records match where (the JS SDK's body)"),
+                ],
+                checks: [.fault, 19000, 1006], result: .value("integer", "count")
+            )
+        case .dataRemove:
+            return declare(
+                version: 4, lua: "data.users.remove", [.string("objectId", from: .path("objectId"))],
+                checks: [.fault, 1000], result: .record("DataDeletion", "deletion")
             )
         case .verifyPassword:
             return declare(

@@ -16,6 +16,7 @@ package struct BackendlessError: Error, Sendable, Hashable {
     /// 401 for bad credentials and tokens, 403 for a disabled registration, 404 for unknown devices, else 400.
     package static func defaultStatus(for code: Int) -> Int {
         switch code {
+        case 1000: return 404
         case 3003, 3064: return 401
         case 3009: return 403
         case 5000, 5001: return 404
@@ -27,7 +28,20 @@ package struct BackendlessError: Error, Sendable, Hashable {
     package static func catalogueMessage(for code: Int) -> String {
         switch code {
         case 1000: return "Entity with the specified ID cannot be found"
+        case 1006: return "Column does not exist in table 'Users'"
         case 2002: return "Unable to find application. Check application id and/or API key."
+        case 2003: return "Role does not support for this operation"
+        case 2005: return "Could not find role"
+        case 2007: return "Could not assign system role"
+        case 2008: return "Could not unassign system role"
+        case 2011: return "Assigning/unassigning a role can be done only from server code"
+        case 2014: return "Login by object id is allowed only for Code Runner API key"
+        case 3054: return "Operation allowed only for BL logic."
+        case 3057: return "Could not find user by id or identity"
+        case 3081: return "Could not get roles for the user."
+        case 3085: return "Unable to disable user. User is already disabled."
+        case 3086: return "Unable to enable user. User is already enabled."
+        case 19000: return "Invalid where clause: " + injectedDetail
         case 3002:
             return "User is already logged in from another device/computer. The application is configured to disable multiple concurrent logins with the same user credentials."
         case 3003: return "Invalid login or password"

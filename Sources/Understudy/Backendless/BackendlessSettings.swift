@@ -45,6 +45,9 @@ package struct BackendlessSettings: Sendable, Equatable {
     package var appID = "UNDERSTUDY-APP"
     /// The REST API key over HTTP.
     package var apiKey = "UNDERSTUDY-REST-KEY"
+    /// The CloudCode API key over HTTP (contract version 4): requests under `/{appId}/{cloudcode_key}/` are made
+    /// with it, and the calls the vendor restricts to Code Runner accept them.
+    package var cloudCodeKey = "UNDERSTUDY-CLOUDCODE-KEY"
     /// What `restore_password` emails: a link to the change-password page, a temporary password, or nothing (3101).
     package var passwordRecovery: PasswordRecovery = .link
 
@@ -53,7 +56,7 @@ package struct BackendlessSettings: Sendable, Equatable {
     /// Every setting name, in the order documentation lists them.
     package static let names = [
         "identity", "registration", "email_confirmation", "dynamic_properties", "properties", "logins",
-        "lockout_after", "lockout_minutes", "multiple_logins", "app_id", "api_key", "password_recovery",
+        "lockout_after", "lockout_minutes", "multiple_logins", "app_id", "api_key", "password_recovery", "cloudcode_key",
     ]
 
     /// The setting's current value, or nil for an unknown name.
@@ -83,6 +86,7 @@ package struct BackendlessSettings: Sendable, Equatable {
         case "app_id": return .string(appID)
         case "api_key": return .string(apiKey)
         case "password_recovery": return passwordRecovery.value
+        case "cloudcode_key": return .string(cloudCodeKey)
         default: return nil
         }
     }
@@ -114,6 +118,7 @@ package struct BackendlessSettings: Sendable, Equatable {
         case "app_id": appID = try value.nonEmptyString(for: name)
         case "api_key": apiKey = try value.nonEmptyString(for: name)
         case "password_recovery": passwordRecovery = try PasswordRecovery(value)
+        case "cloudcode_key": cloudCodeKey = try value.nonEmptyString(for: name)
         default: throw SettingError(unknown: name, known: Self.names)
         }
     }

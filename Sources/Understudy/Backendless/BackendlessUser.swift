@@ -50,6 +50,9 @@ final class StoredUser {
     var failedLogins = 0
     var lockedUntil: Double?
     var sessions: [Identifier128] = []
+    /// Set when the user is deleted: `registrationOrder` still lists it until the next page drops it, and the
+    /// Data service skips it without a lookup.
+    var isDeleted = false
     /// `BackendlessUser.socialAccount`: the provider code of a social user.
     var socialAccount = BackendlessUser.backendlessAccount
 

@@ -26,10 +26,17 @@ package struct OperationDeclaration: Sendable {
     /// True when the adapters answer it by reading what the app holds (no domain method): they check its
     /// faults with `checkAdapterFaults`.
     package var answeredByAdapter: Bool
+    /// The domain method it performs (faults checked first, with the arguments as read): the generic adapters
+    /// (Lua's `OperationAdapter`, HTTP's `VendorAdapter`) call it. Nil for an operation still answered by a
+    /// hand-written binding or handler.
+    package var perform: Performer?
+    /// The arguments' names, in order.
+    package let argumentNames: [String]
 
     package init(
         _ name: String, _ flavour: Flavour, version: Int = 1, lua: String?, arguments: [ArgumentDeclaration] = [],
-        routes: [RouteDeclaration] = [], checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false
+        routes: [RouteDeclaration] = [], checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false,
+        perform: Performer? = nil
     ) {
         self.name = name
         self.flavour = flavour
@@ -40,6 +47,8 @@ package struct OperationDeclaration: Sendable {
         self.checks = checks
         self.result = result
         self.answeredByAdapter = answeredByAdapter
+        self.perform = perform
+        argumentNames = arguments.map(\.name)
     }
 
     /// The argument named `name`.
@@ -75,6 +84,8 @@ package struct ArgumentDeclaration: Sendable, Hashable {
     package var http: HTTPSource
     /// One line for the docs and the editor types; empty when the name says it all.
     package var summary: String
+    /// What an optional argument is when a Lua call leaves it out (nil: absent).
+    package var defaultValue: String?
 
     package init(_ name: String, _ type: ArgumentType, optional: Bool = false, from http: HTTPSource, _ summary: String = "") {
         self.name = name
@@ -82,6 +93,13 @@ package struct ArgumentDeclaration: Sendable, Hashable {
         self.optional = optional
         self.http = http
         self.summary = summary
+    }
+
+    /// This argument, taken as `value` when a Lua call leaves it out.
+    package func defaulting(to value: String) -> Self {
+        var copy = self
+        copy.defaultValue = value
+        return copy
     }
 
     /// A string argument.
@@ -207,6 +225,13 @@ package struct RouteDeclaration: Sendable, Hashable {
     /// Tells apart the routes of one operation that different handlers answer (`"legacy"`, `"link"`); nil for
     /// the operation's main handler.
     package var variant: String?
+    /// Checks the route makes before reading its arguments (`liveUserToken`, `credentials`).
+    package var guards: [RouteGuard] = []
+    /// Its reply when it is not the flavour's plain presentation of the result.
+    package var reply: ReplyPresenter?
+    /// Arguments the adapter works out with a named resolver rather than reading them plainly from their source,
+    /// in the order the adapter resolves them (before it reads the others).
+    package var resolvers: [ResolvedArgument] = []
 
     package init(
         _ method: HTTPMethod, _ path: String, _ body: RouteBody = .none, _ summary: String, sources: [String: HTTPSource] = [:],
@@ -240,6 +265,27 @@ package struct RouteDeclaration: Sendable, Hashable {
 
     package static func delete(_ path: String, _ summary: String, sources: [String: HTTPSource] = [:], variant: String? = nil) -> Self {
         Self(.delete, path, .none, summary, sources: sources, variant: variant)
+    }
+
+    /// This route, making `guards` first.
+    package func guarded(_ guards: RouteGuard...) -> Self {
+        var copy = self
+        copy.guards += guards
+        return copy
+    }
+
+    /// This route, answering with `presenter`.
+    package func replying(_ presenter: ReplyPresenter) -> Self {
+        var copy = self
+        copy.reply = presenter
+        return copy
+    }
+
+    /// This route, working `argument` out with `resolver`.
+    package func resolving(_ argument: String, _ resolver: ArgumentResolver) -> Self {
+        var copy = self
+        copy.resolvers.append(ResolvedArgument(name: argument, resolver: resolver))
+        return copy
     }
 
     /// The same route in each scope: Kii's `{scope}` is empty (the app's) or `users/{userID}/` (a user's), so
@@ -367,4 +413,10 @@ package struct FaultArguments: Sendable, Hashable {
         for (name, value) in zip(names, values) { object[name] = value }
         return .object(object)
     }
+}
+
+/// An argument a route works out with a named resolver.
+package struct ResolvedArgument: Sendable, Hashable {
+    package var name: String
+    package var resolver: ArgumentResolver
 }

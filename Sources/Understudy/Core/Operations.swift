@@ -55,6 +55,20 @@ package enum BackendlessOperation: String, Operation {
     case describeUsers = "users.describe"
     case verifyPassword = "users.verify_password"
     case messageStatus = "push.message_status"
+    // Contract version 4: CloudCode-only user calls, roles, the Data service on the Users table.
+    case loginByID = "users.login_by_id"
+    case updateStatus = "users.update_status"
+    case assignRole = "roles.assign"
+    case unassignRole = "roles.unassign"
+    case rolesOf = "roles.of"
+    case roleUsers = "roles.users"
+    case dataSave = "data.save"
+    case dataFind = "data.find"
+    case dataFindFirst = "data.find_first"
+    case dataFindLast = "data.find_last"
+    case dataFindByID = "data.find_by_id"
+    case dataCount = "data.count"
+    case dataRemove = "data.remove"
 }
 
 /// The operations of a Kii app, named as `app.faults.inject{ op = ... }` names them.

@@ -5,7 +5,6 @@ extension KiiApp {
     /// Errors: 404 `USER_NOT_FOUND`; 401 `WRONG_PASSWORD`; 400 `PASSWORD_TOO_SHORT` (and the sign-up password
     /// rule's `INVALID_INPUT_DATA`).
     package func changePassword(userID: String, oldPassword: String, newPassword: String) throws(KiiError) {
-        try checkFaults(.changePassword, [.string(userID), .string(oldPassword), .string(newPassword)])
         let user = try storedUser(userID)
         guard user.hasPassword, user.password.matches(oldPassword) else { throw .wrongPassword }
         try KiiIdentifiers.validatePassword(newPassword)
@@ -16,7 +15,6 @@ extension KiiApp {
 
     /// The user a live access token belongs to; 403 `WRONG_TOKEN` for any other token.
     package func me(token: String) throws(KiiError) -> KiiUser {
-        try checkFaults(.me, [.string(token)])
         guard let user = sessions[token] else { throw .wrongToken(token) }
         return user.snapshot()
     }
@@ -26,7 +24,6 @@ extension KiiApp {
     /// the old tokens back. Errors: 404 `USER_NOT_FOUND`.
     @discardableResult
     package func setDisabled(userID: String, disabled: Bool) throws(KiiError) -> KiiUser {
-        try checkFaults(.setDisabled, [.string(userID), .bool(disabled)])
         let user = try storedUser(userID)
         user.profile.disabled = disabled
         if disabled {
@@ -39,7 +36,6 @@ extension KiiApp {
     /// Deletes a user: their tokens end, their username, email address and phone number are free again, and
     /// their push installations are removed. Errors: 404 `USER_NOT_FOUND`.
     package func delete(userID: String) throws(KiiError) {
-        try checkFaults(.deleteUser, [.string(userID)])
         let user = try storedUser(userID)
         endSessions(of: user)
         dropResetState(of: user)
@@ -72,7 +68,6 @@ extension KiiApp {
     /// its rule, more than 100 custom fields or 64 KiB of them); 409 `USER_ALREADY_EXISTS`. A refused update
     /// changes nothing.
     package func update(userID: String, fields: [Property]) throws(KiiError) -> KiiUser {
-        try checkFaults(.updateUser, [.string(userID), Value(properties: fields)])
         let user = try storedUser(userID)
         let change = try KiiProfileChange(fields, for: user.snapshot())
         var e164: String?

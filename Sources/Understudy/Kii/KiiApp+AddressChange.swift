@@ -8,7 +8,6 @@ extension KiiApp {
     /// `verifyEmail`. Changing to the address in force drops a pending change. 404 `USER_NOT_FOUND` for an
     /// unknown user.
     package func changeEmail(userID: String, email: String) throws(KiiError) -> KiiUser {
-        try checkFaults(.changeEmail, [.string(userID), .string(email)])
         let user = try storedUser(userID)
         _ = try KiiIdentifiers.emailAddress(email)
         try checkEmailFree(email, for: user)
@@ -33,7 +32,6 @@ extension KiiApp {
     /// `+819012345678`, `JP-09012345678`, or local digits read in `country` (else in the user's own country).
     /// 400 `INVALID_INPUT_DATA` field `phoneNumber` (or `country`) for a malformed, invalid or landline number.
     package func changePhone(userID: String, phone: String, country: String? = nil) throws(KiiError) -> KiiUser {
-        try checkFaults(.changePhone, [.string(userID), .string(phone), Value(country)])
         let user = try storedUser(userID)
         if let country { _ = try KiiIdentifiers.country(country) }
         let e164 = try KiiIdentifiers.phoneNumber(phone, country: country ?? user.country, cache: &phoneCache).e164

@@ -7,7 +7,6 @@ extension KiiApp {
     /// `LOGIN_NAME:…`. An email address or phone number logs in only once verified. Any failure is the same
     /// 400 `invalid_grant`, never saying which part was wrong.
     package func login(identifier: String, password: String) throws(KiiError) -> KiiSession {
-        try checkFaults(.login, [.string(identifier), .string(password)])
         guard let user = resolve(identifier), !user.isDisabled, user.hasPassword, user.password.matches(password) else {
             throw .invalidGrant
         }

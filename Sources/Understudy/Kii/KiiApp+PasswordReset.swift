@@ -9,7 +9,6 @@ extension KiiApp {
     /// Errors, in this order: 404 `USER_NOT_FOUND`; 401 `USER_DISABLED`; 409 `INVALID_STATUS` when the address
     /// the method needs is missing or not verified.
     package func requestPasswordReset(identifier: String, method: KiiResetMethod = .email) throws(KiiError) {
-        try checkFaults(.requestPasswordReset, [.string(identifier), .string(method.rawValue)])
         let user = try resetTarget(identifier)
         if user.isDisabled { throw .userDisabled(user.userID) }
         let address: String
@@ -54,7 +53,6 @@ extension KiiApp {
     /// `INVALID_INPUT_DATA`); 403 `INVALID_VERIFICATION_CODE` (wrong PIN, or none requested); 410
     /// `PIN_CODE_EXPIRED`.
     package func completePasswordReset(identifier: String, pin: String, newPassword: String) throws(KiiError) {
-        try checkFaults(.completePasswordReset, [.string(identifier), .string(pin), .string(newPassword)])
         let user = try resetTarget(identifier)
         if user.isDisabled { throw .userDisabled(user.userID) }
         if pin.isEmpty { throw .invalidReset(field: "pinCode", "The PIN code is required") }
@@ -81,7 +79,6 @@ extension KiiApp {
     /// - Returns: the new password.
     @discardableResult
     package func openResetLink(_ link: String) throws(KiiError) -> String {
-        try checkFaults(.openResetLink, [.string(link)])
         let code = Self.resetCode(in: link)
         guard let user = lifecycle.resetLinks[code] else { throw .resetLinkUnknown }
         if user.isDisabled { throw .userDisabled(user.userID) }

@@ -8,7 +8,6 @@ extension KiiApp {
     /// verification; 403 `INVALID_VERIFICATION_CODE` for a wrong code (the right one keeps working).
     package func verifyEmail(userID: String, code: String) throws(KiiError) -> KiiUser {
         let code = Self.verificationCode(in: code)
-        try checkFaults(.verifyEmail, [.string(userID), .string(code)])
         let user = try storedUser(userID)
         if user.isDisabled { throw .userDisabled(user.userID) }
         let replaced = try user.email.verify(code, accountType: "email address", expiresAfter: nil, now: clock.now)
@@ -23,7 +22,6 @@ extension KiiApp {
     /// right code more than `sms_code_ttl` seconds after it was sent (exactly at the limit it still works).
     package func verifyPhone(userID: String, code: String) throws(KiiError) -> KiiUser {
         let code = Self.verificationCode(in: code)
-        try checkFaults(.verifyPhone, [.string(userID), .string(code)])
         let user = try storedUser(userID)
         if user.isDisabled { throw .userDisabled(user.userID) }
         let replaced = try user.phone.verify(code, accountType: "phone number", expiresAfter: settings.smsCodeTTL, now: clock.now)
@@ -34,7 +32,6 @@ extension KiiApp {
     /// Sends the verification email again, with the same code, to the address waiting for verification.
     /// Errors: 404 `USER_NOT_FOUND`; 400 `INVALID_ACCOUNT_STATUS` when nothing waits.
     package func resendEmailVerification(userID: String) throws(KiiError) {
-        try checkFaults(.resendEmailVerification, [.string(userID)])
         let user = try storedUser(userID)
         guard let address = user.email.awaitingVerification else {
             throw .invalidAccountStatus(accountType: "email address")
@@ -46,7 +43,6 @@ extension KiiApp {
     /// the previous code stops working. Errors: 404 `USER_NOT_FOUND`; 400 `INVALID_ACCOUNT_STATUS` when nothing
     /// waits.
     package func resendPhoneVerification(userID: String) throws(KiiError) {
-        try checkFaults(.resendPhoneVerification, [.string(userID)])
         let user = try storedUser(userID)
         guard let number = user.phone.awaitingVerification else {
             throw .invalidAccountStatus(accountType: "phone number")

@@ -107,7 +107,6 @@ package final class KiiApp: EmulatedApp {
 
     /// `users.get`: the user with this userID, or nil; an injected fault fails it.
     package func getUser(userID: String) throws(KiiError) -> KiiUser? {
-        try checkFaults(.getUser, [.string(userID)])
         return user(userID: userID)
     }
 
@@ -184,5 +183,31 @@ package final class KiiApp: EmulatedApp {
         guard let e164, phones[e164] === user else { return }
         if user.phone.current == e164 || user.phone.pending == e164 { return }
         phones[e164] = nil
+    }
+}
+
+extension KiiApp {
+    /// A domain method as a declaration names it: the app and the declared arguments in, the outcome out.
+    package typealias Method = @Sendable (KiiApp, CallArguments) throws(KiiError) -> Outcome
+
+    /// What `operation` performs: its faults checked with the arguments as read, then `method`.
+    static func performer(_ operation: KiiOperation, _ method: @escaping Method) -> Performer {
+        Performer { app, arguments, _ in
+            guard case .kii(let app) = app.flavoured else { preconditionFailure("\(operation.name) is a Kii operation") }
+            try app.checkFaults(operation, arguments.faultValues)
+            return try method(app, arguments)
+        }
+    }
+
+    /// Performs `operation` with arguments given by name (the others absent), as its adapters do.
+    package func perform(_ operation: KiiOperation, _ given: [String: ArgumentValue]) throws(KiiError) -> Outcome {
+        guard let performer = operation.declaration.perform else { preconditionFailure("\(operation.name) declares no method") }
+        do {
+            return try performer.run(self, CallArguments(operation.declaration, given), Unlimited())
+        } catch let error as KiiError {
+            throw error
+        } catch {
+            throw KiiError(status: 500, code: "UNDEFINED_ERROR", message: "\(error)")
+        }
     }
 }

@@ -14,11 +14,11 @@ extension KiiOperation {
         let installationID = ArgumentDeclaration.string("installationID", from: .path("installation"))
         func declare(
             version: Int = 1, lua: String?, _ arguments: [ArgumentDeclaration] = [], routes: [RouteDeclaration] = [],
-            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false
+            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false, performs method: KiiApp.Method? = nil
         ) -> OperationDeclaration {
             OperationDeclaration(
                 rawValue, .kii, version: version, lua: lua, arguments: arguments, routes: routes, checks: checks,
-                result: result, answeredByAdapter: answeredByAdapter
+                result: result, answeredByAdapter: answeredByAdapter, perform: method.map { KiiApp.performer(self, $0) }
             )
         }
         func checks(_ codes: String...) -> [Check] { [.fault] + codes.map(Check.kii) }
@@ -32,6 +32,14 @@ extension KiiOperation {
             "the userID of a user-scope topic"
         )
         let subscriber = ArgumentDeclaration.string("userID", from: .path("subscriber"), "the subscribing user")
+        /// Topic routes work out the scope's owner (and, with `mustOwn`, refuse a caller who is neither it nor the
+        /// administrator) and, with `subscriber`, the subscribing user.
+        func topics(_ routes: [RouteDeclaration], mustOwn: String? = nil, subscriber: Bool = false, reply: ReplyPresenter = .status(204)) -> [RouteDeclaration] {
+            routes.map { route in
+                let scoped = route.resolving("owner", .kiiTopicOwner(mustOwn: mustOwn)).replying(reply)
+                return subscriber ? scoped.resolving("userID", .kiiSubscriber) : scoped
+            }
+        }
         switch self {
         case .register:
             return declare(
@@ -69,34 +77,39 @@ extension KiiOperation {
                     .post("/api/oauth2/token", "Log in (headers X-Kii-AppID and X-Kii-AppKey) for an access token", variant: "legacy"),
                 ],
                 checks: checks("invalid_grant"), result: .record("KiiSession", "session")
-            )
+            ) { app, a throws(KiiError) in .record(try app.login(identifier: a.string("identifier"), password: a.string("password"))) }
         case .verifyEmail:
             return declare(
                 lua: "users.verify_email", [userID, .string("code", from: .bodyField("verificationCode"))],
                 routes: [
-                    .post("/users/{user}/email-address/verify", "Verify the email address with its code"),
+                    .post("/users/{user}/email-address/verify", "Verify the email address with its code")
+                        .resolving("userID", .kiiOwner(appAllowed: true)).replying(.kiiVerified),
+                    // The link in the email: no credentials, the code in the query.
                     .get("/users/{user}/email-address/verify", "The link of the verification email (?code=…)",
-                         sources: ["code": .query("code")], variant: "link"),
+                         sources: ["code": .query("code")], variant: "link").resolving("userID", .kiiUser).replying(.kiiVerified),
                 ],
                 checks: checks("USER_NOT_FOUND", "USER_DISABLED", "INVALID_ACCOUNT_STATUS", "INVALID_VERIFICATION_CODE"),
                 result: user
-            )
+            ) { app, a throws(KiiError) in .record(try app.verifyEmail(userID: a.string("userID"), code: a.string("code"))) }
         case .verifyPhone:
             return declare(
                 lua: "users.verify_phone", [userID, .string("code", from: .bodyField("verificationCode"))],
-                routes: [.post("/users/{user}/phone-number/verify", "Verify the phone number with the SMS code")],
+                routes: [
+                    .post("/users/{user}/phone-number/verify", "Verify the phone number with the SMS code")
+                        .resolving("userID", .kiiOwner(appAllowed: true)).replying(.kiiVerified)
+                ],
                 checks: checks(
                     "USER_NOT_FOUND", "USER_DISABLED", "INVALID_ACCOUNT_STATUS", "INVALID_VERIFICATION_CODE",
                     "PHONE_NUMBER_VERIFICATION_CODE_EXPIRED"
                 ),
                 result: user
-            )
+            ) { app, a throws(KiiError) in .record(try app.verifyPhone(userID: a.string("userID"), code: a.string("code"))) }
         case .changeEmail:
             return declare(
                 lua: "users.change_email", [userID, .string("email", from: .bodyField("emailAddress"))],
                 routes: [.put("/users/{user}/email-address", "Change the email address (pending until verified)")],
                 checks: checks("USER_NOT_FOUND", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS"), result: user
-            )
+            ) { app, a throws(KiiError) in .record(try app.changeEmail(userID: a.string("userID"), email: a.string("email"))) }
         case .changePhone:
             return declare(
                 lua: "users.change_phone",
@@ -104,11 +117,19 @@ extension KiiOperation {
                     userID, .string("phone", from: .bodyField("phoneNumber")),
                     .string("country", optional: true, from: .bodyField("country"), "to read a local number"),
                 ],
-                routes: [.put("/users/{user}/phone-number", "Change the phone number (pending until verified)")],
+                routes: [
+                    .put("/users/{user}/phone-number", "Change the phone number (pending until verified)")
+                        .resolving("userID", .kiiOwner(appAllowed: false)).replying(.status(204))
+                ],
                 checks: checks("USER_NOT_FOUND", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS"), result: user
-            )
+            ) { app, a throws(KiiError) in
+                .record(try app.changePhone(userID: a.string("userID"), phone: a.string("phone"), country: a.optionalString("country")))
+            }
         case .getUser:
-            return declare(lua: "users.get", [userID], result: .optionalRecord("KiiUser"))
+            // Contract v4: `GET users/{user}` is users.lookup's route (the reader's view); users.get is the console's.
+            return declare(lua: "users.get", [userID], result: .optionalRecord("KiiUser")) { app, a throws(KiiError) in
+                .optional(try app.getUser(userID: a.string("userID")))
+            }
         case .lookup:
             return declare(
                 version: 4, lua: "users.lookup",
@@ -173,26 +194,46 @@ extension KiiOperation {
         case .resendEmailVerification:
             return declare(
                 lua: "users.resend_email_verification", [userID],
-                routes: [.post("/users/{user}/email-address/resend-verification", .none, "Send the verification email again")],
+                routes: [
+                    .post("/users/{user}/email-address/resend-verification", .none, "Send the verification email again")
+                        .resolving("userID", .kiiOwner(appAllowed: false)).replying(.status(204))
+                ],
                 checks: checks("USER_NOT_FOUND", "INVALID_ACCOUNT_STATUS"), result: .true
-            )
+            ) { app, a throws(KiiError) in
+                try app.resendEmailVerification(userID: a.string("userID"))
+                return .done
+            }
         case .resendPhoneVerification:
             return declare(
                 lua: "users.resend_phone_verification", [userID],
-                routes: [.post("/users/{user}/phone-number/resend-verification", .none, "Text a new verification code")],
+                routes: [
+                    .post("/users/{user}/phone-number/resend-verification", .none, "Text a new verification code")
+                        .resolving("userID", .kiiOwner(appAllowed: false)).replying(.status(204))
+                ],
                 checks: checks("USER_NOT_FOUND", "INVALID_ACCOUNT_STATUS"), result: .true
-            )
+            ) { app, a throws(KiiError) in
+                try app.resendPhoneVerification(userID: a.string("userID"))
+                return .done
+            }
         case .requestPasswordReset:
             return declare(
                 version: 2, lua: "users.request_password_reset",
                 [
                     .string("identifier", from: .resolved("the user the path's {user} names")),
                     .oneOf("method", ["EMAIL", "SMS", "SMS_PIN"], optional: true,
-                           from: .bodyField("notificationMethod"), "default \"EMAIL\""),
+                           from: .bodyField("notificationMethod"), "default \"EMAIL\"").defaulting(to: "EMAIL"),
                 ],
-                routes: [.post("/users/{user}/password/request-reset", "Request a password reset: email link, SMS link or SMS PIN (204)")],
+                routes: [
+                    .post("/users/{user}/password/request-reset", "Request a password reset: email link, SMS link or SMS PIN (204)")
+                        .guarded(.credentials, .readsBody).resolving("identifier", .kiiIdentifier)
+                        .resolving("method", .kiiResetMethod).replying(.status(204))
+                ],
                 checks: checks("USER_NOT_FOUND", "USER_DISABLED", "INVALID_STATUS"), result: .true
-            )
+            ) { app, a throws(KiiError) in
+                let method = a.optionalString("method").flatMap(KiiResetMethod.init(rawValue:)) ?? .email
+                try app.requestPasswordReset(identifier: a.string("identifier"), method: method)
+                return .done
+            }
         case .completePasswordReset:
             return declare(
                 version: 2, lua: "users.complete_password_reset",
@@ -201,50 +242,75 @@ extension KiiOperation {
                     .string("pin", from: .bodyField("pinCode")),
                     .string("new_password", from: .bodyField("newPassword")),
                 ],
-                routes: [.post("/users/{user}/password/complete-reset", "Complete a reset with the SMS PIN and a new password (204)")],
+                routes: [
+                    .post("/users/{user}/password/complete-reset", "Complete a reset with the SMS PIN and a new password (204)")
+                        .guarded(.credentials, .readsBody).resolving("identifier", .kiiIdentifier)
+                        .resolving("pin", .kiiTextOrEmpty).resolving("new_password", .kiiTextOrEmpty).replying(.status(204))
+                ],
                 checks: checks(
                     "USER_NOT_FOUND", "USER_DISABLED", "INVALID_INPUT_DATA", "INVALID_INPUT_DATA", "PASSWORD_TOO_SHORT",
                     "INVALID_INPUT_DATA", "INVALID_VERIFICATION_CODE", "PIN_CODE_EXPIRED"
                 ),
                 result: .true
-            )
+            ) { app, a throws(KiiError) in
+                try app.completePasswordReset(identifier: a.string("identifier"), pin: a.string("pin"), newPassword: a.string("new_password"))
+                return .done
+            }
         case .openResetLink:
             return declare(
                 version: 2, lua: "users.open_reset_link", [.string("link", from: .query("code"), "the reset link (over HTTP its code)")],
                 routes: [.get("/password-reset", "The page a reset link opens (?code=…): a new password is set and sent")],
                 checks: checks("USER_NOT_FOUND", "USER_DISABLED"), result: .true
-            )
+            ) { app, a throws(KiiError) in
+                _ = try app.openResetLink(a.string("link"))
+                return .done
+            }
         case .changePassword:
             return declare(
                 version: 2, lua: "users.change_password",
                 [userID, .string("old_password", from: .bodyField("oldPassword")), .string("new_password", from: .bodyField("newPassword"))],
-                routes: [.put("/users/{user}/password", "Change the password with the old one (204); the user's tokens end")],
+                routes: [
+                    .put("/users/{user}/password", "Change the password with the old one (204); the user's tokens end")
+                        .resolving("userID", .kiiOwner(appAllowed: false)).replying(.status(204))
+                ],
                 checks: checks("USER_NOT_FOUND", "WRONG_PASSWORD", "PASSWORD_TOO_SHORT", "INVALID_INPUT_DATA"), result: .true
-            )
+            ) { app, a throws(KiiError) in
+                try app.changePassword(userID: a.string("userID"), oldPassword: a.string("old_password"), newPassword: a.string("new_password"))
+                return .done
+            }
         case .updateUser:
             return declare(
                 version: 2, lua: "users.update", [userID, .properties("fields", from: .body, "the fields to set")],
                 routes: [.post("/users/{user}", "Update the user's fields (Kii's merge rule: custom fields not sent are deleted)")],
                 checks: checks("USER_NOT_FOUND", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS"), result: user
-            )
+            ) { app, a throws(KiiError) in .record(try app.update(userID: a.string("userID"), fields: a.properties("fields"))) }
         case .deleteUser:
             return declare(
                 version: 2, lua: "users.delete", [userID],
-                routes: [.delete("/users/{user}", "Delete the user (204): tokens end, identifiers free, installations removed")],
+                routes: [
+                    .delete("/users/{user}", "Delete the user (204): tokens end, identifiers free, installations removed")
+                        .resolving("userID", .kiiOwner(appAllowed: true)).replying(.status(204))
+                ],
                 checks: checks("USER_NOT_FOUND"), result: .true
-            )
+            ) { app, a throws(KiiError) in
+                try app.delete(userID: a.string("userID"))
+                return .done
+            }
         case .setDisabled:
             return declare(
                 version: 2, lua: "users.set_disabled", [userID, .boolean("disabled", from: .bodyField("disabled"))],
-                routes: [.put("/users/{user}/status", "Disable or re-enable a user (app credentials; 204)")],
+                routes: [
+                    .put("/users/{user}/status", "Disable or re-enable a user (app credentials; 204)")
+                        .guarded(.appCredentials).resolving("userID", .kiiAnyUser).replying(.status(204))
+                ],
                 checks: checks("USER_NOT_FOUND"), result: user
-            )
+            ) { app, a throws(KiiError) in .record(try app.setDisabled(userID: a.string("userID"), disabled: a.bool("disabled"))) }
         case .me:
             return declare(
                 version: 2, lua: "users.me", [.string("token", from: .resolved("the Authorization: Bearer token"))],
-                routes: [.get("/users/me", "The record of the access token's user")],
+                routes: [.get("/users/me", "The record of the access token's user").resolving("token", .bearerToken)],
                 checks: checks("WRONG_TOKEN"), result: user
-            )
+            ) { app, a throws(KiiError) in .record(try app.me(token: a.string("token"))) }
         case .registerInstallation:
             return declare(
                 version: 2, lua: "installations.register",
@@ -331,45 +397,68 @@ extension KiiOperation {
         case .createTopic:
             return declare(
                 version: 3, lua: "topics.create", [topicID, owner],
-                routes: RouteDeclaration.scoped(topicScopes, RouteDeclaration(.put, topicPath, .none, "Create a topic (204): app scope by the administrator, user scope by its owner")),
+                routes: topics(
+                    RouteDeclaration.scoped(topicScopes, RouteDeclaration(.put, topicPath, .none, "Create a topic (204): app scope by the administrator, user scope by its owner")),
+                    mustOwn: "create the topic"
+                ),
                 checks: checks("INVALID_INPUT_DATA", "USER_NOT_FOUND", "TOPIC_ALREADY_EXISTS"), result: .record("KiiTopic", "topic")
-            )
+            ) { app, a throws(KiiError) in .record(try app.createTopic(topicID: a.string("topicID"), owner: a.optionalString("owner"))) }
         case .deleteTopic:
             return declare(
                 version: 3, lua: "topics.delete", [topicID, owner],
-                routes: RouteDeclaration.scoped(topicScopes, .delete(topicPath, "Delete a topic and its subscriptions (204)")),
+                routes: topics(RouteDeclaration.scoped(topicScopes, .delete(topicPath, "Delete a topic and its subscriptions (204)")), mustOwn: "delete the topic"),
                 checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND"), result: .true
-            )
+            ) { app, a throws(KiiError) in
+                try app.deleteTopic(topicID: a.string("topicID"), owner: a.optionalString("owner"))
+                return .done
+            }
         case .listTopics:
             return declare(
                 version: 3, lua: "topics.list", [owner],
-                routes: RouteDeclaration.scoped(topicScopes, .get("/topics", "The topics of the scope, in byte order: {\"topics\":[{\"topicID\"}]}")),
+                routes: topics(
+                    RouteDeclaration.scoped(topicScopes, .get("/topics", "The topics of the scope, in byte order: {\"topics\":[{\"topicID\"}]}")),
+                    reply: .kiiTopicList
+                ),
                 checks: checks("USER_NOT_FOUND"), result: .value("string[]", "topicIDs")
-            )
+            ) { app, a throws(KiiError) in .value(.array(try app.listTopics(owner: a.optionalString("owner")).map(Value.string))) }
         case .subscribe:
             return declare(
                 version: 3, lua: "topics.subscribe", [topicID, subscriber, owner],
-                routes: RouteDeclaration.scoped(topicScopes, RouteDeclaration(.put, subscriptionPath, .none, "Subscribe the user to the topic (204)"))
+                routes: topics(
+                    RouteDeclaration.scoped(topicScopes, RouteDeclaration(.put, subscriptionPath, .none, "Subscribe the user to the topic (204)"))
                     + RouteDeclaration.scoped(
                         topicScopes,
                         .post(topicPath + "/push/subscriptions/users", .none, "Subscribe the token's user to the topic (204)",
                               sources: ["userID": .resolved("the token's user")])
                     ),
+                    subscriber: true
+                ),
                 checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND", "UNAUTHORIZED", "PUSH_SUBSCRIPTION_ALREADY_EXISTS"),
                 result: .true
-            )
+            ) { app, a throws(KiiError) in
+                try app.subscribe(topicID: a.string("topicID"), userID: a.string("userID"), owner: a.optionalString("owner"))
+                return .done
+            }
         case .unsubscribe:
             return declare(
                 version: 3, lua: "topics.unsubscribe", [topicID, subscriber, owner],
-                routes: RouteDeclaration.scoped(topicScopes, .delete(subscriptionPath, "Unsubscribe the user (204)")),
+                routes: topics(RouteDeclaration.scoped(topicScopes, .delete(subscriptionPath, "Unsubscribe the user (204)")), subscriber: true),
                 checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND", "PUSH_SUBSCRIPTION_NOT_FOUND"), result: .true
-            )
+            ) { app, a throws(KiiError) in
+                try app.unsubscribe(topicID: a.string("topicID"), userID: a.string("userID"), owner: a.optionalString("owner"))
+                return .done
+            }
         case .isSubscribed:
             return declare(
                 version: 3, lua: "topics.is_subscribed", [topicID, subscriber, owner],
-                routes: RouteDeclaration.scoped(topicScopes, .get(subscriptionPath, "204 when the user subscribes, else 404 PUSH_SUBSCRIPTION_NOT_FOUND")),
+                routes: topics(
+                    RouteDeclaration.scoped(topicScopes, .get(subscriptionPath, "204 when the user subscribes, else 404 PUSH_SUBSCRIPTION_NOT_FOUND")),
+                    subscriber: true, reply: .kiiSubscribedOrNotFound
+                ),
                 checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND"), result: .value("boolean", "subscribed")
-            )
+            ) { app, a throws(KiiError) in
+                .value(.bool(try app.isSubscribed(topicID: a.string("topicID"), userID: a.string("userID"), owner: a.optionalString("owner"))))
+            }
         case .sendToTopic:
             return declare(
                 version: 3, lua: "topics.send",

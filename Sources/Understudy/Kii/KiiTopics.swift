@@ -216,7 +216,6 @@ extension KiiApp {
     /// Errors, in this order: 400 `INVALID_INPUT_DATA` (a bad id); 404 `USER_NOT_FOUND`; 409
     /// `TOPIC_ALREADY_EXISTS`.
     package func createTopic(topicID: String, owner: String? = nil) throws(KiiError) -> KiiTopic {
-        try checkFaults(.createTopic, [.string(topicID), Self.optional(owner)])
         guard Self.isTopicID(topicID) else { throw .invalidTopicID(topicID) }
         let key = try topicKey(topicID, owner: owner)
         guard topicStore.topics[key] == nil else { throw .topicAlreadyExists(topicID) }
@@ -226,13 +225,11 @@ extension KiiApp {
 
     /// Deletes a topic and its subscriptions. Errors: 404 `USER_NOT_FOUND` (owner); 404 `TOPIC_NOT_FOUND`.
     package func deleteTopic(topicID: String, owner: String? = nil) throws(KiiError) {
-        try checkFaults(.deleteTopic, [.string(topicID), Self.optional(owner)])
         topicStore.delete(try existingTopic(try topicKey(topicID, owner: owner)))
     }
 
     /// The topic ids of a scope, in byte order. Errors: 404 `USER_NOT_FOUND` (owner).
     package func listTopics(owner: String? = nil) throws(KiiError) -> [String] {
-        try checkFaults(.listTopics, [Self.optional(owner)])
         let scope = try topicKey("", owner: owner).owner
         return (topicStore.scopes[scope] ?? []).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
@@ -246,7 +243,6 @@ extension KiiApp {
     /// user-scope one. Errors, in this order: 404 `USER_NOT_FOUND` (owner, then userID); 404 `TOPIC_NOT_FOUND`;
     /// 401 `UNAUTHORIZED`; 409 `PUSH_SUBSCRIPTION_ALREADY_EXISTS`.
     package func subscribe(topicID: String, userID: String, owner: String? = nil) throws(KiiError) {
-        try checkFaults(.subscribe, [.string(topicID), .string(userID), Self.optional(owner)])
         let scope = try topicKey(topicID, owner: owner)
         let subscriber = try storedUser(userID).userID
         let key = try existingTopic(scope)
@@ -261,7 +257,6 @@ extension KiiApp {
     /// Ends a subscription. Errors, in this order: 404 `USER_NOT_FOUND` (owner, then userID); 404
     /// `TOPIC_NOT_FOUND`; 404 `PUSH_SUBSCRIPTION_NOT_FOUND`.
     package func unsubscribe(topicID: String, userID: String, owner: String? = nil) throws(KiiError) {
-        try checkFaults(.unsubscribe, [.string(topicID), .string(userID), Self.optional(owner)])
         let scope = try topicKey(topicID, owner: owner)
         let subscriber = try storedUser(userID).userID
         let key = try existingTopic(scope)
@@ -273,7 +268,6 @@ extension KiiApp {
     /// Whether `userID` subscribes to the topic. Errors: 404 `USER_NOT_FOUND` (owner, then userID); 404
     /// `TOPIC_NOT_FOUND`.
     package func isSubscribed(topicID: String, userID: String, owner: String? = nil) throws(KiiError) -> Bool {
-        try checkFaults(.isSubscribed, [.string(topicID), .string(userID), Self.optional(owner)])
         let scope = try topicKey(topicID, owner: owner)
         let subscriber = try storedUser(userID).userID
         return topicStore.topics[try existingTopic(scope)]?.contains(subscriber) == true

@@ -307,3 +307,50 @@ local session = expect.ok(app.users.login("bond007", "123ABC"))
 local user = expect.ok(app.users.register{ username = "bond007", password = "123ABC" })
 local session = expect.ok(app.users.login("bond007", "123ABC"))
 ¤app.users.unlink_social(session.token, "facebook"))
+
+--- backendless:1006
+¤app.data.users.find{ where = "salary > 1000" })
+
+--- backendless:19000
+¤app.data.users.find{ where = "age >" })
+
+--- backendless:2003
+¤app.roles.users("AuthenticatedUser"))
+
+--- backendless:2005
+¤app.roles.assign("q@mi6.co.uk", "Quartermaster", "cloudcode"))
+
+--- backendless:2007
+¤app.roles.assign("q@mi6.co.uk", "AuthenticatedUser", "cloudcode"))
+
+--- backendless:2008
+¤app.roles.unassign("q@mi6.co.uk", "AuthenticatedUser", "cloudcode"))
+
+--- backendless:2011
+app.roles.define("Quartermaster")
+¤app.roles.assign("q@mi6.co.uk", "Quartermaster"))
+
+--- backendless:2014
+local q = expect.ok(app.users.register{ email = "q@mi6.co.uk", password = "gadgets4U" })
+¤app.users.login_by_id(q.objectId))
+
+--- backendless:3054
+local q = expect.ok(app.users.register{ email = "q@mi6.co.uk", password = "gadgets4U" })
+¤app.users.update_status(q.objectId, "DISABLED"))
+
+--- backendless:3057
+app.roles.define("Quartermaster")
+¤app.roles.assign("nobody@mi6.co.uk", "Quartermaster", "cloudcode"))
+
+--- backendless:3081
+local q = expect.ok(app.users.register{ email = "q@mi6.co.uk", password = "gadgets4U" })
+¤app.roles.of(q.objectId))
+
+--- backendless:3085
+local q = expect.ok(app.users.register{ email = "q@mi6.co.uk", password = "gadgets4U" })
+expect.ok(app.users.update_status(q.objectId, "DISABLED", "cloudcode"))
+¤app.users.update_status(q.objectId, "DISABLED", "cloudcode"))
+
+--- backendless:3086
+local q = expect.ok(app.users.register{ email = "q@mi6.co.uk", password = "gadgets4U" })
+¤app.users.update_status(q.objectId, "ENABLED", "cloudcode"))

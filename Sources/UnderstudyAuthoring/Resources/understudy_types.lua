@@ -263,9 +263,9 @@ function Outbox.sms(to) end
 ---@return SMS|nil
 function Outbox.last_sms(to) end
 
----@param device_id? string Backendless: only the pushes to this device; Kii: to this installation
+---@param recipient? string only the pushes delivered to it: a Backendless device_id, a Kii installation_id or user
 ---@return Push[]
-function Outbox.pushes(device_id) end
+function Outbox.pushes(recipient) end
 
 ---@return true
 function Outbox.clear() end
@@ -284,10 +284,10 @@ function Fault:remove() end
 ---@class Faults
 local Faults = {}
 
----Makes the next matching calls of `spec.op` fail with that error, exactly as a real one would (`nil, err`).
----@param spec FaultSpec
+---Makes the next matching calls of `fault.op` fail with that error, exactly as a real one would (`nil, err`).
+---@param fault FaultSpec
 ---@return Fault
-function Faults.inject(spec) end
+function Faults.inject(fault) end
 
 ---@return true
 function Faults.clear() end
@@ -311,6 +311,7 @@ function Faults.list() end
 ---@field app_id? string
 ---@field api_key? string
 ---@field password_recovery? "link"|"temporary"|false (contract v2)
+---@field cloudcode_key? string the CloudCode API key over HTTP (contract v4, default "UNDERSTUDY-CLOUDCODE-KEY")
 
 ---@class BackendlessApp
 ---@field flavour "backendless"
@@ -319,6 +320,8 @@ function Faults.list() end
 ---@field channels BackendlessChannels
 ---@field push BackendlessPush
 ---@field oauth BackendlessOAuth (contract v3)
+---@field roles BackendlessRoles (contract v4)
+---@field data BackendlessData (contract v4)
 ---@field settings BackendlessSettings
 ---@field clock Clock
 ---@field outbox Outbox
@@ -379,6 +382,57 @@ local BackendlessOAuth = {}
 ---@param account OAuthAccount
 ---@return true
 function BackendlessOAuth.account(account) end
+
+---@class UsersColumn
+---@field name string
+---@field required boolean
+---@field type "STRING_ID"|"STRING"|"DATETIME"|"INT"|"DOUBLE"|"BOOLEAN"
+---@field identity boolean
+---@field autoLoad false
+---@field isPrimaryKey boolean
+---@field defaultValue nil
+---@field relatedTable nil
+---@field customRegex nil
+
+---@class DataQuery
+---@field where? string a where clause (contract v4's subset of SQL-92)
+---@field page_size? integer 1-100, default 10
+---@field offset? integer ≥ 0, default 0
+---@field sort_by? string|string[] "column", "column asc", "column desc"
+---@field properties? string[] the columns each record keeps (plus ___class); "*" means all
+---@field exclude_properties? string[] columns left out of each record
+---@field distinct? boolean equal records once
+
+---@class DataRecord
+---@field ___class "Users"
+---@field objectId? string
+---@field roles? string[] the user's custom roles (roles.users with load_roles)
+---@field [string] string|number|boolean
+
+---@class DataDeletion
+---@field deletionTime integer ms on the virtual clock
+
+---@class RoleUsersOptions
+---@field load_roles? boolean each record also gets roles: its custom roles
+---@field query? DataQuery as data.users.find's
+
+---@class BackendlessData
+---@field users BackendlessDataUsers the Users table (contract v4)
+
+---@class BackendlessDataUsers
+local BackendlessDataUsers = {}
+
+---@class BackendlessRoles
+local BackendlessRoles = {}
+
+---(contract v4) The console: a custom role. A system role's name, an empty name or one defined already raises.
+---@param name string
+---@return true
+function BackendlessRoles.define(name) end
+
+---(contract v4) The console: every role, system and custom, in byte order.
+---@return string[]
+function BackendlessRoles.list() end
 
 ---@class DeviceRegistrationRequest
 ---@field token string
@@ -593,11 +647,105 @@ function BackendlessPushTemplates.list(os) end
 ---@overload fun(name: string, values?: table<string, string|number|boolean>): nil, BackendlessError
 function BackendlessPush.with_template(name, values) end
 
+---(contract v4)
+---@return UsersColumn[] columns
+---@overload fun(): nil, BackendlessError
+function BackendlessUsers.describe() end
+
 ---(contract v2)
 ---@param messageId string
 ---@return MessageStatus status
 ---@overload fun(messageId: string): nil, BackendlessError
 function BackendlessPush.status(messageId) end
+
+---(contract v4)
+---@param objectId string
+---@param key? "rest"|"cloudcode" the API key the call is made with: "rest" (the default, any client key) or "cloudcode"
+---@return BackendlessSession session
+---@overload fun(objectId: string, key?: "rest"|"cloudcode"): nil, BackendlessError
+function BackendlessUsers.login_by_id(objectId, key) end
+
+---(contract v4)
+---@param objectId string
+---@param status "ENABLED"|"DISABLED"
+---@param key? "rest"|"cloudcode" the API key the call is made with: "rest" (the default, any client key) or "cloudcode"
+---@return BackendlessUser user
+---@overload fun(objectId: string, status: "ENABLED"|"DISABLED", key?: "rest"|"cloudcode"): nil, BackendlessError
+function BackendlessUsers.update_status(objectId, status, key) end
+
+---(contract v4)
+---@param identity string the identity value or the objectId
+---@param role string
+---@param key? "rest"|"cloudcode" the API key the call is made with: "rest" (the default, any client key) or "cloudcode"
+---@return true
+---@overload fun(identity: string, role: string, key?: "rest"|"cloudcode"): nil, BackendlessError
+function BackendlessRoles.assign(identity, role, key) end
+
+---(contract v4)
+---@param identity string the identity value or the objectId
+---@param role string
+---@param key? "rest"|"cloudcode" the API key the call is made with: "rest" (the default, any client key) or "cloudcode"
+---@return true
+---@overload fun(identity: string, role: string, key?: "rest"|"cloudcode"): nil, BackendlessError
+function BackendlessRoles.unassign(identity, role, key) end
+
+---(contract v4)
+---@param objectId string
+---@param key? "rest"|"cloudcode" the API key the call is made with: "rest" (the default, any client key) or "cloudcode"
+---@return string[] roles
+---@overload fun(objectId: string, key?: "rest"|"cloudcode"): nil, BackendlessError
+function BackendlessRoles.of(objectId, key) end
+
+---(contract v4)
+---@param role string a custom role
+---@param options? RoleUsersOptions
+---@return DataRecord[] records
+---@overload fun(role: string, options?: RoleUsersOptions): nil, BackendlessError
+function BackendlessRoles.users(role, options) end
+
+---(contract v4)
+---@param record table<string, string|number|boolean> without objectId: a new user (as users.register); with one: the changes
+---@param token? string a live session's user-token: then only its user may be changed
+---@return DataRecord record
+---@overload fun(record: table<string, string|number|boolean>, token?: string): nil, BackendlessError
+function BackendlessDataUsers.save(record, token) end
+
+---(contract v4)
+---@param query? DataQuery the query
+---@return DataRecord[] records
+---@overload fun(query?: DataQuery): nil, BackendlessError
+function BackendlessDataUsers.find(query) end
+
+---(contract v4)
+---@param query? DataQuery the query
+---@return DataRecord|nil
+---@overload fun(query?: DataQuery): nil, BackendlessError
+function BackendlessDataUsers.find_first(query) end
+
+---(contract v4)
+---@param query? DataQuery the query
+---@return DataRecord|nil
+---@overload fun(query?: DataQuery): nil, BackendlessError
+function BackendlessDataUsers.find_last(query) end
+
+---(contract v4)
+---@param objectId string
+---@param query? DataQuery the query
+---@return DataRecord record
+---@overload fun(objectId: string, query?: DataQuery): nil, BackendlessError
+function BackendlessDataUsers.find_by_id(objectId, query) end
+
+---(contract v4)
+---@param where? string a where clause; all rows when absent
+---@return integer count
+---@overload fun(where?: string): nil, BackendlessError
+function BackendlessDataUsers.count(where) end
+
+---(contract v4)
+---@param objectId string
+---@return DataDeletion deletion
+---@overload fun(objectId: string): nil, BackendlessError
+function BackendlessDataUsers.remove(objectId) end
 
 -- END GENERATED backendless-operations
 

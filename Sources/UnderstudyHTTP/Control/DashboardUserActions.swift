@@ -48,10 +48,15 @@ enum DashboardUserActions {
                 let user: BackendlessUser
                 switch action {
                 case "confirm_email": user = try app.confirmEmail(objectID: id)
-                case "disable": user = try app.setStatus(objectID: id, to: .disabled)
-                case "enable": user = try app.setStatus(objectID: id, to: .enabled)
+                case "disable", "enable":
+                    // As `users.set_status` does: faults injected on it apply.
+                    let status = ArgumentValue.string(action == "disable" ? "DISABLED" : "ENABLED")
+                    guard let changed = try app.perform(.setStatus, ["objectId": .string(id), "status": status])
+                        .record(as: BackendlessUser.self)
+                    else { throw BackendlessError(code: 1000, message: "no user \(id)") }
+                    user = changed
                 default:
-                    try app.delete(objectID: id)
+                    _ = try app.perform(.deleteUser, ["objectId": .string(id)])
                     return ["deleted": true]
                 }
                 return DashboardUserPresentation.user(user, sessions: app.openSessions(objectID: id))
@@ -72,10 +77,17 @@ enum DashboardUserActions {
                 let user: KiiUser
                 switch action {
                 case "verify_email", "verify_phone":
-                    user = email ? try app.verifyEmail(userID: id, code: code ?? "") : try app.verifyPhone(userID: id, code: code ?? "")
-                case "disable", "enable": user = try app.setDisabled(userID: id, disabled: action == "disable")
+                    // As `users.verify_email` / `verify_phone` do: faults injected on them apply.
+                    let outcome = try app.perform(email ? .verifyEmail : .verifyPhone, ["userID": .string(id), "code": .string(code ?? "")])
+                    guard let verified = outcome.record(as: KiiUser.self) else { throw KiiError.userNotFound(id) }
+                    user = verified
+                case "disable", "enable":
+                    // As `users.set_disabled` does: faults injected on it apply.
+                    let outcome = try app.perform(.setDisabled, ["userID": .string(id), "disabled": .bool(action == "disable")])
+                    guard let changed = outcome.record(as: KiiUser.self) else { throw KiiError.userNotFound(id) }
+                    user = changed
                 default:
-                    try app.delete(userID: id)
+                    _ = try app.perform(.deleteUser, ["userID": .string(id)])
                     return ["deleted": true]
                 }
                 return DashboardUserPresentation.user(user, in: app, sessions: app.openSessions(userID: id))

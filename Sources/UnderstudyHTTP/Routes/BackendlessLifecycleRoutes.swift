@@ -13,13 +13,7 @@ internal import Understudy
 enum BackendlessLifecycleRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
         table.add(BackendlessOperation.appInfo, info)
-        table.add(BackendlessOperation.restorePassword, restorePassword)
         table.add(BackendlessOperation.resetPassword, changePassword, variants: ["page": changePasswordPage])
-        table.add(BackendlessOperation.resendConfirmation, resendConfirmation)
-        table.add(BackendlessOperation.confirmationURL, confirmationURL)
-        table.add(BackendlessOperation.updateUser, updateUser)
-        table.add(BackendlessOperation.getUser, getUser)
-        table.add(BackendlessOperation.deleteUser, deleteUser)
         table.add(BackendlessOperation.userRoles, userRoles)
         table.add(BackendlessOperation.describeUsers, userClassProperties)
         table.add(BackendlessOperation.verifyPassword, verifyPassword)
@@ -80,46 +74,18 @@ enum BackendlessLifecycleRoutes {
 
     static let userRoles: RouteHandler = { exchange in
         BackendlessRoutes.serve(&exchange, .userRoles) { app, exchange in
-            let user = try caller(exchange, app)
-            return Reply(body: [user == nil ? "NotAuthenticatedUser" : "AuthenticatedUser", "RestUser"])
+            guard try caller(exchange, app) != nil, let token = exchange.header("user-token") else {
+                return Reply(body: ["NotAuthenticatedUser", "RestUser"])
+            }
+            let roles = ["AuthenticatedUser", "RestUser"] + app.sessionRoles(token: token)
+            return Reply(body: .array(roles.map(JSON.string)))
         }
     }
 
     static let userClassProperties: RouteHandler = { exchange in
         BackendlessRoutes.serve(&exchange, .describeUsers) { app, exchange in
             try caller(exchange, app)
-            var columns: [JSON] = [
-                column("objectId", type: "STRING_ID", primaryKey: true), column("ownerId", type: "STRING"),
-                column("created", type: "DATETIME"), column("updated", type: "DATETIME"),
-                column("lastLogin", type: "DATETIME"), column("userStatus", type: "STRING"),
-            ]
-            let settings = app.settings
-            for (name, sample) in app.userProperties {
-                columns.append(
-                    column(
-                        name, type: typeName(sample), required: settings.properties[name]?.required == true || name == settings.identity,
-                        identity: name == settings.identity
-                    )
-                )
-            }
-            return Reply(body: .array(columns))
-        }
-    }
-
-    static func column(_ name: String, type: String, required: Bool = false, identity: Bool = false, primaryKey: Bool = false) -> JSON {
-        [
-            "name": .string(name), "required": .bool(required), "type": .string(type), "defaultValue": nil,
-            "identity": .bool(identity), "relatedTable": nil, "customRegex": nil, "autoLoad": false,
-            "isPrimaryKey": .bool(primaryKey),
-        ]
-    }
-
-    static func typeName(_ sample: Value?) -> String {
-        switch sample {
-        case .int?: return "INT"
-        case .double?: return "DOUBLE"
-        case .bool?: return "BOOLEAN"
-        default: return "STRING"
+            return Reply(body: .array(try app.describeUsers().map { JSONRecordWriter.json($0) }))
         }
     }
 
@@ -130,30 +96,6 @@ enum BackendlessLifecycleRoutes {
     }
 
     // MARK: Password recovery, confirmation
-
-    static let restorePassword: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .restorePassword) { app, exchange in
-            try caller(exchange, app)
-            try app.restorePassword(identity: try identity(exchange, app))
-            return Reply()
-        }
-    }
-
-    static let resendConfirmation: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .resendConfirmation) { app, exchange in
-            try caller(exchange, app)
-            try app.resendConfirmation(identity: try identity(exchange, app, rawFallback: true))
-            return Reply()
-        }
-    }
-
-    static let confirmationURL: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .confirmationURL) { app, exchange in
-            try caller(exchange, app)
-            let link = try app.confirmationURL(identity: try identity(exchange, app, rawFallback: true))
-            return Reply(body: ["confirmationURL": .string(link)])
-        }
-    }
 
     static let changePasswordPage: RouteHandler = { exchange in
         BackendlessRoutes.serve(&exchange, .resetPassword) { app, exchange in
@@ -193,41 +135,6 @@ enum BackendlessLifecycleRoutes {
 
     // MARK: Users
 
-    static let updateUser: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .updateUser) { app, exchange in
-            let members = try BackendlessRoutes.object(exchange) ?? []
-            var properties: [Property] = []
-            properties.reserveCapacity(members.count)
-            for member in members {
-                switch member.value {
-                case .array, .object:
-                    throw BackendlessError.unsupportedValue(member.key, kind: member.value.kindName)
-                default: properties.append(Property(member.key, member.value.value))
-                }
-            }
-            let user = try app.update(
-                objectID: exchange.parameters["objectId"], properties: properties, token: exchange.header("user-token") ?? ""
-            )
-            return Reply(body: BackendlessWire.user(user))
-        }
-    }
-
-    static let getUser: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .getUser) { app, exchange in
-            try caller(exchange, app)
-            let objectID = exchange.parameters["objectId"]
-            guard let user = try app.getUser(objectID: objectID) else { throw BackendlessError.entityNotFound(objectID) }
-            return Reply(body: BackendlessWire.user(user))
-        }
-    }
-
-    static let deleteUser: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .deleteUser) { app, exchange in
-            try caller(exchange, app)
-            try app.delete(objectID: exchange.parameters["objectId"])
-            return Reply(body: ["deletionTime": .integer(app.clock.milliseconds)])
-        }
-    }
 }
 
 extension RouteParameters {

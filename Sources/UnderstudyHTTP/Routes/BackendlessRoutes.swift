@@ -13,18 +13,19 @@ enum BackendlessRoutes {
     static let prefix = "/{appId}/{apiKey}"
 
     static func register(in table: inout RouteTable<RouteHandler>) {
-        table.add(BackendlessOperation.register, registerUser)
-        table.add(BackendlessOperation.login, login)
-        table.add(BackendlessOperation.logout, logout)
-        table.add(BackendlessOperation.guestLogin, guestLogin)
+        table.addDeclared(
+            BackendlessOperation.self,
+            variants: [
+                .login: ["by_id": BackendlessDataRoutes.loginOrByID], .getUser: ["projection": BackendlessDataRoutes.getUserOrRecord],
+            ]
+        )
         table.add(BackendlessOperation.confirmEmail, confirmEmail)
         table.add(BackendlessOperation.isValidToken, isValidToken)
         table.add(BackendlessOperation.registerDevice, registerDevice)
-        table.add(BackendlessOperation.getDevice, getDevice)
-        table.add(BackendlessOperation.unregisterDevice, unregisterDevice)
         BackendlessPushRoutes.register(in: &table)
         BackendlessLifecycleRoutes.register(in: &table)
         BackendlessOAuthRoutes.register(in: &table)
+        BackendlessDataRoutes.register(in: &table)
     }
 
     // MARK: Plumbing
@@ -38,13 +39,20 @@ enum BackendlessRoutes {
         exchange.operation = operation?.name
         let appID = exchange.parameters["appId"]
         exchange.appID = appID
-        guard let app = exchange.stage.world.backendless(id: appID), app.settings.apiKey == exchange.parameters["apiKey"] else {
+        guard let app = exchange.stage.world.backendless(id: appID),
+            app.settings.apiKey == exchange.parameters["apiKey"] || app.settings.cloudCodeKey == exchange.parameters["apiKey"]
+        else {
             return BackendlessError.catalogue(2002).reply
         }
         return Reply.answer(.backendless, app: app) {
             if let operation, operation.isAnsweredByAdapter { try app.checkAdapterFaults(operation, exchange.declaredArguments(of: operation)) }
             return try body(app, &exchange)
         }
+    }
+
+    /// The key a request is made with: the CloudCode key, or the client key (contract version 4).
+    static func key(_ exchange: Exchange, _ app: BackendlessApp) -> APIKeyKind {
+        exchange.parameters["apiKey"] == app.settings.cloudCodeKey && app.settings.cloudCodeKey != app.settings.apiKey ? .cloudcode : .rest
     }
 
     /// The JSON body as an object's members; nil for an empty body. Refuses other content types and shapes.
@@ -76,39 +84,6 @@ enum BackendlessRoutes {
     }
 
     // MARK: Users
-
-    static let registerUser: RouteHandler = { exchange in
-        serve(&exchange, .register) { app, exchange in
-            guard let members = try object(exchange) else { return Reply(body: BackendlessWire.user(try app.register(nil))) }
-            var properties: [Property] = []
-            properties.reserveCapacity(members.count)
-            for member in members { properties.append(Property(member.key, try propertyValue(member))) }
-            return Reply(body: BackendlessWire.user(try app.register(properties)))
-        }
-    }
-
-    static let login: RouteHandler = { exchange in
-        serve(&exchange, .login) { app, exchange in
-            let body = try object(exchange).map(JSON.object)
-            let session = try app.login(identity: text(body?["login"]), password: text(body?["password"]))
-            return Reply(body: BackendlessWire.user(session.user, token: session.token))
-        }
-    }
-
-    static let logout: RouteHandler = { exchange in
-        serve(&exchange, .logout) { app, exchange in
-            try app.logout(token: exchange.header("user-token") ?? "")
-            return Reply()
-        }
-    }
-
-    static let guestLogin: RouteHandler = { exchange in
-        serve(&exchange, .guestLogin) { app, exchange in
-            _ = try object(exchange)
-            let session = try app.guestLogin()
-            return Reply(body: BackendlessWire.user(session.user, token: session.token))
-        }
-    }
 
     static let confirmEmail: RouteHandler = { exchange in
         serve(&exchange, .confirmEmail) { app, exchange in
@@ -180,17 +155,4 @@ enum BackendlessRoutes {
         }
     }
 
-    static let getDevice: RouteHandler = { exchange in
-        serve(&exchange, .getDevice) { app, exchange in
-            guard let registration = try app.getDevice(exchange.parameters["deviceId"]) else { throw BackendlessError.catalogue(5000) }
-            return Reply(body: [BackendlessWire.device(registration)])
-        }
-    }
-
-    static let unregisterDevice: RouteHandler = { exchange in
-        serve(&exchange, .unregisterDevice) { app, exchange in
-            try app.unregisterDevice(exchange.parameters["deviceId"])
-            return Reply(body: ["result": true])
-        }
-    }
 }

@@ -28,16 +28,20 @@ enum KiiRoutes {
     static let prefix = "/api/apps/{appID}"
 
     static func register(in table: inout RouteTable<RouteHandler>) {
+        // By hand: sign-up also answers users.register_pseudo; login is OAuth2's token endpoint (grant types, the
+        // admin's client credentials, forms, expiresAt) and its legacy route finds the app by its headers;
+        // changeEmail refuses `verified: true`; update also answers users.put_identity; the reset link's page is
+        // HTML, errors included.
+        table.addDeclared(
+            KiiOperation.self,
+            handlers: [
+                .login: appLogin, .changeEmail: changeEmail, .updateUser: KiiLifecycleRoutes.update,
+                .openResetLink: KiiLifecycleRoutes.resetLinkPage,
+            ],
+            variants: [.login: ["legacy": legacyLogin]]
+        )
         table.add(KiiOperation.register, signUp)
-        table.add(KiiOperation.login, appLogin, variants: ["legacy": legacyLogin])
-        table.add(KiiOperation.me, me)
         table.add(KiiOperation.lookup, lookup)
-        table.add(KiiOperation.verifyEmail, verifyEmail, variants: ["link": verifyEmailLink])
-        table.add(KiiOperation.verifyPhone, verifyPhone)
-        table.add(KiiOperation.resendEmailVerification, resendEmail)
-        table.add(KiiOperation.resendPhoneVerification, resendPhone)
-        table.add(KiiOperation.changeEmail, changeEmail)
-        table.add(KiiOperation.changePhone, changePhone)
         KiiLifecycleRoutes.register(in: &table)
         KiiSocialRoutes.register(in: &table)
     }
@@ -384,7 +388,9 @@ enum KiiRoutes {
                 if !overflow { expiresIn = min(expiresIn, max(0, difference / 1000)) }
             }
         }
-        let session = try app.login(identifier: username, password: password)
+        guard let session = try app.perform(.login, ["identifier": .string(username), "password": .string(password)])
+            .record(as: KiiSession.self)
+        else { throw KiiError.unauthorized("no session") }
         return Reply(
             body: [
                 "id": .string(session.user.userID), "access_token": .string(session.token),
@@ -413,16 +419,6 @@ enum KiiRoutes {
     }
 
     // MARK: Records
-
-    static let me: RouteHandler = { exchange in
-        serve(&exchange, .me) { app, exchange in
-            guard try caller(app, exchange)?.user != nil, let authorization = exchange.header("Authorization") else {
-                throw KiiError.unauthorized("users/me needs an access token (Authorization: Bearer)")
-            }
-            let token = authorization.trimmingSpaces.dropFirst("bearer ".count)
-            return Reply(body: record(try app.me(token: token.trimmingSpaces)))
-        }
-    }
 
     /// `GET users/{user}` (`users.lookup`, contract v4): the full record for the user's own token and the
     /// administrator (an admin token, or Basic `appID:appKey`); `{userID, loginName?, displayName?}` for another
@@ -462,49 +458,6 @@ enum KiiRoutes {
         Reply(body: ["verificationStatus": "VERIFIED"]), "application/vnd.kii.AddressVerificationResponse+json"
     )
 
-    /// Verification with the code needs the owner's token or app credentials: the code is the proof, as with
-    /// the email's link.
-    static let verifyEmail: RouteHandler = { exchange in
-        serve(&exchange, .verifyEmail) { app, exchange in
-            let user = try owned(app, exchange, appAllowed: true).user
-            let code = try requiredString(try object(exchange), "verificationCode")
-            _ = try app.verifyEmail(userID: user.userID, code: code)
-            return verified
-        }
-    }
-
-    /// The link in the verification email: no credentials, the code in the query.
-    static let verifyEmailLink: RouteHandler = { exchange in
-        serve(&exchange, .verifyEmail) { app, exchange in
-            let user = try target(app, exchange, nil)
-            _ = try app.verifyEmail(userID: user.userID, code: exchange.queryItem("code") ?? "")
-            return verified
-        }
-    }
-
-    static let verifyPhone: RouteHandler = { exchange in
-        serve(&exchange, .verifyPhone) { app, exchange in
-            let user = try owned(app, exchange, appAllowed: true).user
-            let code = try requiredString(try object(exchange), "verificationCode")
-            _ = try app.verifyPhone(userID: user.userID, code: code)
-            return verified
-        }
-    }
-
-    static let resendEmail: RouteHandler = { exchange in
-        serve(&exchange, .resendEmailVerification) { app, exchange in
-            try app.resendEmailVerification(userID: try owned(app, exchange).user.userID)
-            return Reply(status: 204)
-        }
-    }
-
-    static let resendPhone: RouteHandler = { exchange in
-        serve(&exchange, .resendPhoneVerification) { app, exchange in
-            try app.resendPhoneVerification(userID: try owned(app, exchange).user.userID)
-            return Reply(status: 204)
-        }
-    }
-
     // MARK: Address changes
 
     /// `{"emailAddress"[, "verified"]}` → 204. `verified: true` is for the app administrator only, whom the
@@ -523,22 +476,11 @@ enum KiiRoutes {
                     field: "verified", value: JSONWriter.string(other), message: "verified must be a boolean, got \(other.kindName)"
                 )
             }
-            _ = try app.changeEmail(userID: user.userID, email: email)
+            _ = try app.perform(.changeEmail, ["userID": .string(user.userID), "email": .string(email)])
             return Reply(status: 204)
         }
     }
 
-    /// `{"phoneNumber"[, "country"]}` → 204.
-    static let changePhone: RouteHandler = { exchange in
-        serve(&exchange, .changePhone) { app, exchange in
-            let user = try owned(app, exchange).user
-            let body = try object(exchange)
-            let phone = try requiredString(body, "phoneNumber")
-            let country = try string(body, "country")
-            _ = try app.changePhone(userID: user.userID, phone: phone, country: country)
-            return Reply(status: 204)
-        }
-    }
 }
 
 extension StringProtocol {

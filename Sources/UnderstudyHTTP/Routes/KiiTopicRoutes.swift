@@ -19,13 +19,7 @@ internal import Understudy
 enum KiiTopicRoutes {
     /// The routes of `KiiDeclarations` (each in the app scope and under `users/{user}`).
     static func register(in table: inout RouteTable<RouteHandler>) {
-        table.add(KiiOperation.createTopic, create)
         table.add(KiiOperation.topicExists, exists)
-        table.add(KiiOperation.deleteTopic, delete)
-        table.add(KiiOperation.listTopics, list)
-        table.add(KiiOperation.subscribe, subscribe)
-        table.add(KiiOperation.isSubscribed, isSubscribed)
-        table.add(KiiOperation.unsubscribe, unsubscribe)
         table.add(KiiOperation.sendToTopic, send)
         table.add(KiiOperation.topicACL, acl)
         table.add(KiiOperation.grantTopic, grant)
@@ -124,16 +118,6 @@ enum KiiTopicRoutes {
 
     // MARK: Topics
 
-    static let create: RouteHandler = { exchange in
-        KiiRoutes.serve(&exchange, .createTopic) { app, exchange in
-            let caller = try caller(app, exchange)
-            let owner = try owner(app, exchange, caller)
-            try requireOwnerOrAdmin(caller, owner: owner, "create the topic")
-            _ = try app.createTopic(topicID: exchange.parameters["topic"], owner: owner)
-            return Reply(status: 204)
-        }
-    }
-
     /// `HEAD` and `GET`: 200 (an empty object for `GET`) or 404 `TOPIC_NOT_FOUND`; `HEAD` replies carry no body.
     static let exists: RouteHandler = { exchange in
         var reply = KiiRoutes.serve(&exchange, .topicExists) { app, exchange in
@@ -150,62 +134,7 @@ enum KiiTopicRoutes {
         return reply
     }
 
-    static let delete: RouteHandler = { exchange in
-        KiiRoutes.serve(&exchange, .deleteTopic) { app, exchange in
-            let caller = try caller(app, exchange)
-            let owner = try owner(app, exchange, caller)
-            try requireOwnerOrAdmin(caller, owner: owner, "delete the topic")
-            try app.deleteTopic(topicID: exchange.parameters["topic"], owner: owner)
-            return Reply(status: 204)
-        }
-    }
-
-    /// `{"topics": [{"topicID"}, ...]}`: every topic of the scope, in byte order, in one page.
-    static let list: RouteHandler = { exchange in
-        KiiRoutes.serve(&exchange, .listTopics) { app, exchange in
-            let caller = try caller(app, exchange)
-            let ids = try app.listTopics(owner: try owner(app, exchange, caller))
-            return KiiRoutes.withContentType(
-                Reply(body: ["topics": .array(ids.map { .object([.init("topicID", .string($0))]) })]),
-                "application/vnd.kii.TopicsRetrievalResponse+json"
-            )
-        }
-    }
-
     // MARK: Subscriptions
-
-    static let subscribe: RouteHandler = { exchange in
-        KiiRoutes.serve(&exchange, .subscribe) { app, exchange in
-            let caller = try caller(app, exchange)
-            let owner = try owner(app, exchange, caller)
-            let userID = try subscriber(app, exchange, caller)
-            try app.subscribe(topicID: exchange.parameters["topic"], userID: userID, owner: owner)
-            return Reply(status: 204)
-        }
-    }
-
-    static let isSubscribed: RouteHandler = { exchange in
-        KiiRoutes.serve(&exchange, .isSubscribed) { app, exchange in
-            let caller = try caller(app, exchange)
-            let owner = try owner(app, exchange, caller)
-            let userID = try subscriber(app, exchange, caller)
-            let topicID = exchange.parameters["topic"]
-            guard try app.isSubscribed(topicID: topicID, userID: userID, owner: owner) else {
-                throw KiiError.subscriptionNotFound(topicID: topicID, userID: userID)
-            }
-            return Reply(status: 204)
-        }
-    }
-
-    static let unsubscribe: RouteHandler = { exchange in
-        KiiRoutes.serve(&exchange, .unsubscribe) { app, exchange in
-            let caller = try caller(app, exchange)
-            let owner = try owner(app, exchange, caller)
-            let userID = try subscriber(app, exchange, caller)
-            try app.unsubscribe(topicID: exchange.parameters["topic"], userID: userID, owner: owner)
-            return Reply(status: 204)
-        }
-    }
 
     // MARK: Messages
 

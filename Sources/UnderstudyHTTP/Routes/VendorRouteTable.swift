@@ -1,14 +1,39 @@
-package import HTTPTypes
+internal import HTTPTypes
 internal import Understudy
 
 /// Adding the vendors' routes from the operations' declarations: each declared route (method, path, body,
 /// summary) is registered under its flavour's prefix and names its operation, so the route listing, the journal
 /// and the OpenAPI document all say which operation a path is.
 extension RouteTable where Handler == RouteHandler {
+    /// Registers the routes of every operation of `Op` whose declaration names its domain method: answered by the
+    /// generic adapter, or by `handlers[operation]` where the flavour still answers it by hand (its Lua call is
+    /// derived all the same), and a route declared with a variant by `variants[operation][variant]` when given.
+    /// An operation declared with a domain method is routed by its declaration alone.
+    mutating func addDeclared<Op: Operation>(
+        _: Op.Type, handlers: [Op: RouteHandler] = [:], variants: [Op: [String: RouteHandler]] = [:]
+    ) {
+        for operation in Op.allCases where operation.declaration.perform != nil && !operation.declaration.routes.isEmpty {
+            for route in operation.declaration.routes {
+                let handwritten = route.variant.map { variants[operation]?[$0] } ?? handlers[operation]
+                add(operation, route, handwritten ?? VendorAdapter.handler(operation, route))
+            }
+        }
+    }
+
+    private mutating func add<Op: Operation>(_ operation: Op, _ route: RouteDeclaration, _ handler: @escaping RouteHandler) {
+        let area: RouteArea = Op.flavour == .backendless ? .backendless : .kii
+        let description = RouteDescription(
+            method: HTTPRequest.Method(route.method), path: VendorRoutes.fullPath(route, of: Op.flavour), area: area,
+            summary: route.summary, operation: operation.name
+        )
+        add(description, body: BodyKind(route.body), handler)
+    }
+
     /// Registers every route `operation` declares, answered by `handler`, or by `variants[route.variant]` for a
     /// route declared with a variant (`"legacy"`, `"link"`).
     mutating func add<Op: Operation>(_ operation: Op, _ handler: @escaping RouteHandler, variants: [String: RouteHandler] = [:]) {
         let declaration = operation.declaration
+        precondition(declaration.perform == nil, "\(declaration.name) names its domain method: addDeclared routes it")
         precondition(!declaration.routes.isEmpty, "\(declaration.name) declares no route")
         for route in declaration.routes {
             let answer: RouteHandler

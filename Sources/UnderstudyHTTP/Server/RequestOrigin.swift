@@ -31,13 +31,30 @@ enum RequestOrigin {
 
     /// An IP literal, `localhost` (or a name under it) or the host the server was told to listen on: names a
     /// rebinding page could use are refused.
+    /// A name is compared without its trailing dots (`localhost.` is `localhost`, `evil.example.` is
+    /// `evil.example`), and only ASCII digits make an IPv4 literal.
     static func hostIsServed(_ authority: String, servedHost: String) -> Bool {
         var host = Substring(authority.lowercased())
-        if host.hasPrefix("[") { return true } // an IPv6 literal
-        if let colon = host.lastIndex(of: ":") { host = host[..<colon] }
+        if host.hasPrefix("[") {
+            // An IPv6 literal, and nothing after it but a port.
+            guard let close = host.firstIndex(of: "]") else { return false }
+            let literal = host[host.index(after: host.startIndex)..<close], rest = host[host.index(after: close)...]
+            return !literal.isEmpty && literal.allSatisfy { $0.isASCII && ($0.isHexDigit || $0 == ":" || $0 == ".") }
+                && (rest.isEmpty || (rest.first == ":" && rest.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }))
+        }
+        if let colon = host.lastIndex(of: ":") {
+            guard host[host.index(after: colon)...].allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
+            host = host[..<colon]
+        }
+        func trimmed(_ name: Substring) -> Substring {
+            var name = name
+            while name.last == "." { name = name.dropLast() }
+            return name
+        }
+        host = trimmed(host)
         if host.isEmpty || host == "localhost" || host.hasSuffix(".localhost") { return true }
-        if host == Substring(servedHost.lowercased()) { return true }
-        return host.allSatisfy { $0 == "." || $0.isNumber } // an IPv4 literal
+        if host == trimmed(Substring(servedHost.lowercased())) { return true }
+        return host.allSatisfy { $0.isASCII && ($0 == "." || $0.isNumber) } // an IPv4 literal
     }
 
     /// The CORS headers a vendor route's reply carries for a browser app at `origin`.

@@ -92,9 +92,11 @@ package final class UnderstudyServer: Sendable {
 
     /// Answers one request: find the route, read the body, run the handler under the lock, record the journal.
     func respond(to request: Request) async -> Response {
-        let path = request.uri.path
+        // One reading of the path decides everything below: the guard, CORS, the route and the journal.
+        let requestPath = RequestPath(request.uri.path)
+        let path = requestPath.path
         let origin = request.headers[RequestOrigin.originHeader]
-        let isControl = path == "/" + ControlRoutes.prefix || path.hasPrefix("/" + ControlRoutes.prefix + "/")
+        let isControl = requestPath.isControl
         if isControl,
            let refusal = RequestOrigin.controlRefusal(origin: origin, authority: request.head.authority, servedHost: options.host)
         {

@@ -108,7 +108,9 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             expected = declared
         }
         let uri = URI(head.path ?? "/")
-        let path = uri.path
+        let requestPath = RequestPath(uri.path)
+        guard !requestPath.isControl else { return nil }
+        let path = requestPath.path
         guard case .found(let entry, let parameters) = server.routes.match(head.method, path),
             entry.description.area != .control
         else { return nil }

@@ -26,42 +26,50 @@ enum BackendlessBindings {
     }
 
     /// The app table's functions: every operation's binding at its declared Lua path, and the helpers.
-    static let functions = BindingTree(
-        BackendlessOperation.self, binding: binding(for:),
-        helpers: [
-            ("users.find", find), ("users.count", SharedBindings.usersCount), ("users.all", SharedBindings.usersAll), ("users.seed", seed),
-            ("channels.list", listChannels), ("channels.devices", channelDevices),
-            ("oauth.account", BackendlessOAuthBindings.account),
-            ("push.templates.define", BackendlessPushBindings.defineTemplate),
-        ]
-    )
+    static let functions = BindingTree(BackendlessOperation.self, binding: binding(for:), console: console(for:))
 
-    /// The binding of each operation scenarios can call; nil for those only HTTP reaches.
+    /// The hand-written binding of each console call whose declaration names no domain method (why: beside each).
+    static func console(for call: ConsoleCall) -> us_swift_fn? {
+        switch call {
+        case .faultsInject: return SharedBindings.faultsInject
+        case .faultsList: return SharedBindings.faultsList
+        case .oauthAccount: return BackendlessOAuthBindings.account
+        case .pushTemplatesDefine: return BackendlessPushBindings.defineTemplate
+        default: return nil
+        }
+    }
+
+    /// The hand-written binding of each operation scenarios can call whose declaration names no domain method;
+    /// nil for those only HTTP reaches and those `OperationAdapter` serves.
     static func binding(for operation: BackendlessOperation) -> us_swift_fn? {
         switch operation {
-        case .register: return register
-        case .login: return login
-        case .logout: return logout
-        case .guestLogin: return guestLogin
+        case .register, .login, .logout, .guestLogin, .setStatus, .getUser, .restorePassword, .resendConfirmation,
+            .confirmationURL, .updateUser, .deleteUser, .getDevice, .unregisterDevice:
+            return nil
         case .confirmEmail: return confirmEmail
-        case .setStatus: return setStatus
-        case .getUser: return BackendlessLifecycleBindings.get
-        case .restorePassword: return BackendlessLifecycleBindings.restorePassword
         case .resetPassword: return BackendlessLifecycleBindings.resetPassword
-        case .resendConfirmation: return BackendlessLifecycleBindings.resendConfirmation
-        case .confirmationURL: return BackendlessLifecycleBindings.confirmationURL
-        case .updateUser: return BackendlessLifecycleBindings.update
-        case .deleteUser: return BackendlessLifecycleBindings.delete
         case .registerDevice: return registerDevice
-        case .getDevice: return getDevice
-        case .unregisterDevice: return unregisterDevice
         case .publish: return BackendlessPushBindings.publish
         case .messageStatus: return BackendlessPushBindings.status
         case .cancelMessage: return BackendlessPushBindings.cancel
         case .pushTemplates: return BackendlessPushBindings.listTemplates
         case .pushWithTemplate: return BackendlessPushBindings.withTemplate
         case .loginOAuth: return BackendlessOAuthBindings.login
-        case .isValidToken, .appInfo, .userRoles, .describeUsers, .verifyPassword, .sendEmail: return nil
+        case .describeUsers: return BackendlessDataBindings.describe
+        case .loginByID: return BackendlessDataBindings.loginByID
+        case .updateStatus: return BackendlessDataBindings.updateStatus
+        case .assignRole: return BackendlessDataBindings.assign
+        case .unassignRole: return BackendlessDataBindings.unassign
+        case .rolesOf: return BackendlessDataBindings.of
+        case .roleUsers: return BackendlessDataBindings.users
+        case .dataSave: return BackendlessDataBindings.save
+        case .dataFind: return BackendlessDataBindings.find
+        case .dataFindFirst: return BackendlessDataBindings.findFirst
+        case .dataFindLast: return BackendlessDataBindings.findLast
+        case .dataFindByID: return BackendlessDataBindings.findByID
+        case .dataCount: return BackendlessDataBindings.count
+        case .dataRemove: return BackendlessDataBindings.remove
+        case .isValidToken, .appInfo, .userRoles, .verifyPassword, .sendEmail: return nil
         }
     }
 
@@ -74,41 +82,6 @@ enum BackendlessBindings {
 
     // MARK: users
 
-    static let register: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.register) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: BackendlessOperation.register)
-            let app = try call.backendless()
-            let properties = arguments.optionalProperties("props")
-            return call.answer { () throws(BackendlessError) in try app.register(properties) }
-        }
-    }
-
-    static let login: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.login) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: BackendlessOperation.login)
-            let app = try call.backendless()
-            let identity = arguments.optionalString("identity_value")
-            let password = arguments.optionalString("password")
-            return call.answer { () throws(BackendlessError) in try app.login(identity: identity, password: password) }
-        }
-    }
-
-    static let logout: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.logout) { call throws(LuaMisuse) in
-            let token = try call.arguments(of: BackendlessOperation.logout).string("token")
-            let app = try call.backendless()
-            return call.answerTrue { () throws(BackendlessError) in try app.logout(token: token) }
-        }
-    }
-
-    static let guestLogin: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.guestLogin) { call throws(LuaMisuse) in
-            _ = try call.arguments(of: BackendlessOperation.guestLogin)
-            let app = try call.backendless()
-            return call.answer { () throws(BackendlessError) in try app.guestLogin() }
-        }
-    }
-
     static let confirmEmail: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.confirmEmail) { call throws(LuaMisuse) in
             let objectID = try call.arguments(of: BackendlessOperation.confirmEmail).string("objectId")
@@ -117,49 +90,7 @@ enum BackendlessBindings {
         }
     }
 
-    static let setStatus: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.setStatus) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: BackendlessOperation.setStatus)
-            let app = try call.backendless()
-            let objectID = arguments.string("objectId")
-            let status: UserStatus = arguments.string("status") == "DISABLED" ? .disabled : .enabled
-            return call.answer { () throws(BackendlessError) in try app.setStatus(objectID: objectID, to: status) }
-        }
-    }
 
-    static let find: us_swift_fn = { L in
-        LuaCall.run(L, "users.find") { call throws(LuaMisuse) in
-            let app = try call.backendless()
-            let identity = try call.string(1, "identity_value")
-            if let user = app.find(identity: identity) { push(call.L, user) } else { lua_pushnil(call.L) }
-            return 1
-        }
-    }
-
-
-
-    /// `users.seed{ count = N, start = 1, status = "ENABLED", email = "user%d@example.com", password = "..." }`
-    static let seed: us_swift_fn = { L in
-        LuaCall.run(L, "users.seed") { call throws(LuaMisuse) in
-            let app = try call.backendless()
-            try call.table(1, "template")
-            let (count, start, status, template) = try call.seedTemplate(1)
-            let userStatus: UserStatus
-            switch status {
-            case nil, "ENABLED"?: userStatus = .enabled
-            case "DISABLED"?: userStatus = .disabled
-            case "EMAIL_CONFIRMATION_PENDING"?: userStatus = .emailConfirmationPending
-            case let other?: throw LuaMisuse("template.status must be ENABLED, DISABLED or EMAIL_CONFIRMATION_PENDING, got \"\(other)\"")
-            }
-            try call.charge(instructions: Int64(count) * 20, users: count, bytesPerUser: HeldBytes.perUser + HeldBytes.of(template))
-            do throws(BackendlessError) {
-                lua_pushinteger(call.L, lua_Integer(try app.seedUsers(count: count, template: template, start: start, status: userStatus)))
-                return 1
-            } catch {
-                return call.fail(error)
-            }
-        }
-    }
 
     // MARK: devices, channels, push
 
@@ -186,36 +117,4 @@ enum BackendlessBindings {
         }
     }
 
-    static let getDevice: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.getDevice) { call throws(LuaMisuse) in
-            let deviceID = try call.arguments(of: BackendlessOperation.getDevice).string("device_id")
-            let app = try call.backendless()
-            return call.answer(optional: { () throws(BackendlessError) in try app.getDevice(deviceID) })
-        }
-    }
-
-    static let unregisterDevice: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.unregisterDevice) { call throws(LuaMisuse) in
-            let deviceID = try call.arguments(of: BackendlessOperation.unregisterDevice).string("device_id")
-            let app = try call.backendless()
-            return call.answerTrue { () throws(BackendlessError) in try app.unregisterDevice(deviceID) }
-        }
-    }
-
-    static let listChannels: us_swift_fn = { L in
-        LuaCall.run(L, "channels.list") { call throws(LuaMisuse) in
-            let app = try call.backendless()
-            LuaValues.push(call.L, strings: app.channelNames)
-            return 1
-        }
-    }
-
-    static let channelDevices: us_swift_fn = { L in
-        LuaCall.run(L, "channels.devices") { call throws(LuaMisuse) in
-            let app = try call.backendless()
-            let name = try call.string(1, "channel")
-            LuaValues.push(call.L, strings: app.devices(onChannel: name))
-            return 1
-        }
-    }
 }

@@ -20,33 +20,50 @@ enum Binding {
 }
 
 /// The functions of an app table (`app.users.update`, `app.push.templates.list`) by their dotted Lua paths:
-/// an operation's comes from its declaration (`OperationDeclaration.lua`), a helper's (`users.find`) is listed
-/// by its flavour's bindings.
+/// an operation's comes from its declaration (`OperationDeclaration.lua`) and is served by `OperationAdapter` when
+/// the declaration names its domain method; a helper's (`users.find`) is listed by its flavour's bindings.
 struct BindingTree {
-    private var functions: [(name: String, fn: us_swift_fn)] = []
+    /// A function of the tree: a hand-written binding, or the operation adapter with a declaration's index.
+    enum Function {
+        case binding(us_swift_fn)
+        case operation(Int)
+    }
+
+    private var functions: [(name: String, fn: Function)] = []
     private var children: [(name: String, tree: BindingTree)] = []
 
     init() {}
 
-    /// The bindings of every operation of `Op` that scenarios can call, then `helpers`. `binding` is the
-    /// flavour's exhaustive switch: an operation declared with a Lua path must have one.
-    init<Op: Operation>(_: Op.Type, binding: (Op) -> us_swift_fn?, helpers: [(String, us_swift_fn)] = []) {
+    /// The functions of every operation of `Op` that scenarios can call, then `helpers`. `binding` is the
+    /// flavour's exhaustive switch: an operation declared with a Lua path and no domain method must have one.
+    init<Op: Operation>(_: Op.Type, binding: (Op) -> us_swift_fn?, console: (ConsoleCall) -> us_swift_fn?) {
         for operation in Op.allCases {
-            guard let path = operation.declaration.lua else { continue }
-            guard let fn = binding(operation) else {
-                preconditionFailure("\(Op.flavour.rawValue) \(operation.name) is declared at \(path) but has no binding")
-            }
-            add(path, fn)
+            add(operation.declaration, binding(operation))
         }
-        for (path, fn) in helpers { add(path, fn) }
+        for call in ConsoleCall.allCases where !call.isModuleCall && call.flavours.contains(Op.flavour) {
+            add(call.declaration(for: Op.flavour), console(call))
+        }
+    }
+
+    /// Adds a declared call at its Lua path: the adapter when it names its domain method, else `binding`.
+    private mutating func add(_ declaration: OperationDeclaration, _ binding: us_swift_fn?) {
+        guard let path = declaration.lua else { return }
+        if let index = OperationAdapter.index(of: declaration) {
+            add(path, .operation(index))
+            return
+        }
+        guard let fn = binding else {
+            preconditionFailure("\(declaration.flavour.rawValue) \(declaration.name) is declared at \(path) but has no binding")
+        }
+        add(path, .binding(fn))
     }
 
     /// Adds `fn` at a dotted path (`users.find`).
-    mutating func add(_ path: String, _ fn: us_swift_fn) {
+    mutating func add(_ path: String, _ fn: Function) {
         add(path.split(separator: ".").map(String.init)[...], fn)
     }
 
-    private mutating func add(_ path: ArraySlice<String>, _ fn: us_swift_fn) {
+    private mutating func add(_ path: ArraySlice<String>, _ fn: Function) {
         guard let first = path.first else { return }
         if path.count == 1 {
             functions.append((first, fn))
@@ -65,7 +82,12 @@ struct BindingTree {
     func install(_ L: OpaquePointer, into index: Int32, handle: Int64) {
         for (name, fn) in functions {
             lua_pushinteger(L, lua_Integer(handle))
-            us_push_swift_function(L, fn, 1)
+            switch fn {
+            case .binding(let fn): us_push_swift_function(L, fn, 1)
+            case .operation(let operation):
+                lua_pushinteger(L, lua_Integer(operation))
+                us_push_swift_function(L, OperationAdapter.perform, 2)
+            }
             LuaValues.setField(L, index, name)
         }
         for (name, child) in children {

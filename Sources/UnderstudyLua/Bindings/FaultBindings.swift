@@ -88,14 +88,6 @@ extension SharedBindings {
         }
     }
 
-    static let faultsClear: us_swift_fn = { L in
-        LuaCall.run(L, "faults.clear") { call throws(LuaMisuse) in
-            let app = try call.app()
-            app.faults.clear()
-            return call.pushTrue()
-        }
-    }
-
     static let faultsList: us_swift_fn = { L in
         LuaCall.run(L, "faults.list") { call throws(LuaMisuse) in
             let app = try call.app()

@@ -26,32 +26,24 @@ enum KiiBindings {
     }
 
     /// The app table's functions: every operation's binding at its declared Lua path, and the helpers.
-    static let functions = BindingTree(
-        KiiOperation.self, binding: binding(for:),
-        helpers: [("users.find", find), ("users.count", SharedBindings.usersCount), ("users.all", SharedBindings.usersAll), ("users.seed", seed), ("groups.create", KiiV4Bindings.createGroup),
-                  ("social.account", KiiV4Bindings.defineAccount), ("admin.token", KiiV4Bindings.adminToken)]
-    )
+    static let functions = BindingTree(KiiOperation.self, binding: binding(for:), console: console(for:))
 
-    /// The binding of each operation scenarios can call; nil for those only HTTP reaches.
+    /// The hand-written binding of each console call whose declaration names no domain method.
+    static func console(for call: ConsoleCall) -> us_swift_fn? {
+        switch call {
+        case .faultsInject: return SharedBindings.faultsInject
+        case .faultsList: return SharedBindings.faultsList
+        case .groupsCreate: return KiiV4Bindings.createGroup
+        case .socialAccount: return KiiV4Bindings.defineAccount
+        default: return nil
+        }
+    }
+
+    /// The hand-written binding of each operation scenarios can call whose declaration names no domain method;
+    /// nil for those only HTTP reaches and those `OperationAdapter` serves.
     static func binding(for operation: KiiOperation) -> us_swift_fn? {
         switch operation {
         case .register: return register
-        case .login: return login
-        case .verifyEmail: return verifyEmail
-        case .verifyPhone: return verifyPhone
-        case .changeEmail: return changeEmail
-        case .changePhone: return changePhone
-        case .getUser: return get
-        case .resendEmailVerification: return resendEmail
-        case .resendPhoneVerification: return resendPhone
-        case .requestPasswordReset: return KiiLifecycleBindings.requestPasswordReset
-        case .completePasswordReset: return KiiLifecycleBindings.completePasswordReset
-        case .openResetLink: return KiiLifecycleBindings.openResetLink
-        case .changePassword: return KiiLifecycleBindings.changePassword
-        case .updateUser: return KiiLifecycleBindings.update
-        case .deleteUser: return KiiLifecycleBindings.delete
-        case .setDisabled: return KiiLifecycleBindings.setDisabled
-        case .me: return KiiLifecycleBindings.me
         case .registerInstallation: return KiiInstallationBindings.register
         case .getInstallation: return KiiInstallationBindings.get
         case .listInstallations: return KiiInstallationBindings.list
@@ -59,12 +51,6 @@ enum KiiBindings {
         case .sendToUser: return KiiInstallationBindings.sendToUser
         case .registerPseudo: return KiiPseudoUserBindings.registerPseudo
         case .putIdentity: return KiiPseudoUserBindings.putIdentity
-        case .createTopic: return KiiTopicBindings.create
-        case .deleteTopic: return KiiTopicBindings.delete
-        case .listTopics: return KiiTopicBindings.list
-        case .subscribe: return KiiTopicBindings.subscribe
-        case .unsubscribe: return KiiTopicBindings.unsubscribe
-        case .isSubscribed: return KiiTopicBindings.isSubscribed
         case .sendToTopic: return KiiTopicBindings.send
         case .mqttEndpoint: return KiiV4Bindings.mqttEndpoint
         case .topicACL: return KiiV4Bindings.topicACL
@@ -78,6 +64,10 @@ enum KiiBindings {
         case .linkSocial: return KiiV4Bindings.linkSocial
         case .unlinkSocial: return KiiV4Bindings.unlinkSocial
         case .userStatus, .topicExists: return nil
+        case .verifyEmail, .verifyPhone, .changePhone, .resendEmailVerification, .resendPhoneVerification, .me, .getUser,
+            .requestPasswordReset, .completePasswordReset, .changePassword, .deleteUser, .setDisabled, .login, .changeEmail,
+            .openResetLink, .updateUser, .createTopic, .deleteTopic, .listTopics, .subscribe, .unsubscribe, .isSubscribed:
+            return nil
         }
     }
 
@@ -85,12 +75,6 @@ enum KiiBindings {
     static func push(_ L: OpaquePointer, _ record: some Presentable) {
         LuaRecordWriter.push(L, record)
     }
-
-    /// The fields of a registration table, as `users.register` declares them (a seeding template takes them too).
-    static let registrationFields: [String] = {
-        guard case .table(_, let fields)? = KiiOperation.register.declaration.arguments.first?.type else { return [] }
-        return fields.map(\.name)
-    }()
 
     static let register: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.register) { call throws(LuaMisuse) in
@@ -117,105 +101,4 @@ enum KiiBindings {
         }
     }
 
-    static let login: us_swift_fn = { L in
-        LuaCall.run(L, KiiOperation.login) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: KiiOperation.login)
-            let app = try call.kii()
-            let identifier = arguments.string("identifier")
-            let password = arguments.string("password")
-            return call.answer { () throws(KiiError) in try app.login(identifier: identifier, password: password) }
-        }
-    }
-
-    /// The shape of verify/change calls: a userID, a second string, maybe a third.
-    private static func userCall(
-        _ L: OpaquePointer?, _ operation: KiiOperation, _ second: String, third: String? = nil,
-        _ action: @escaping (KiiApp, String, String, String?) throws(KiiError) -> KiiUser
-    ) -> Int32 {
-        LuaCall.run(L, operation) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: operation)
-            let app = try call.kii()
-            let userID = arguments.string("userID")
-            let value = arguments.string(second)
-            let extra = third.flatMap(arguments.optionalString)
-            return call.answer { () throws(KiiError) in try action(app, userID, value, extra) }
-        }
-    }
-
-    static let verifyEmail: us_swift_fn = { L in
-        userCall(L, .verifyEmail, "code") { app, userID, code, _ throws(KiiError) in try app.verifyEmail(userID: userID, code: code) }
-    }
-
-    static let verifyPhone: us_swift_fn = { L in
-        userCall(L, .verifyPhone, "code") { app, userID, code, _ throws(KiiError) in try app.verifyPhone(userID: userID, code: code) }
-    }
-
-    static let changeEmail: us_swift_fn = { L in
-        userCall(L, .changeEmail, "email") { app, userID, email, _ throws(KiiError) in try app.changeEmail(userID: userID, email: email) }
-    }
-
-    static let changePhone: us_swift_fn = { L in
-        userCall(L, .changePhone, "phone", third: "country") { app, userID, phone, country throws(KiiError) in
-            try app.changePhone(userID: userID, phone: phone, country: country)
-        }
-    }
-
-    /// The shape of calls on one user that answer `true`.
-    private static func userAction(
-        _ L: OpaquePointer?, _ operation: KiiOperation, _ action: @escaping (KiiApp, String) throws(KiiError) -> Void
-    ) -> Int32 {
-        LuaCall.run(L, operation) { call throws(LuaMisuse) in
-            let userID = try call.arguments(of: operation).string("userID")
-            let app = try call.kii()
-            return call.answerTrue { () throws(KiiError) in try action(app, userID) }
-        }
-    }
-
-    static let resendEmail: us_swift_fn = { L in
-        userAction(L, .resendEmailVerification) { app, userID throws(KiiError) in try app.resendEmailVerification(userID: userID) }
-    }
-
-    static let resendPhone: us_swift_fn = { L in
-        userAction(L, .resendPhoneVerification) { app, userID throws(KiiError) in try app.resendPhoneVerification(userID: userID) }
-    }
-
-    static let find: us_swift_fn = { L in
-        LuaCall.run(L, "users.find") { call throws(LuaMisuse) in
-            let app = try call.kii()
-            let identifier = try call.string(1, "identifier")
-            if let user = app.find(identifier: identifier) { push(call.L, user) } else { lua_pushnil(call.L) }
-            return 1
-        }
-    }
-
-    static let get: us_swift_fn = { L in
-        LuaCall.run(L, KiiOperation.getUser) { call throws(LuaMisuse) in
-            let userID = try call.arguments(of: KiiOperation.getUser).string("userID")
-            let app = try call.kii()
-            return call.answer(optional: { () throws(KiiError) in try app.getUser(userID: userID) })
-        }
-    }
-
-
-
-    static let seed: us_swift_fn = { L in
-        LuaCall.run(L, "users.seed") { call throws(LuaMisuse) in
-            let app = try call.kii()
-            try call.table(1, "template")
-            let (count, start, status, template) = try call.seedTemplate(1)
-            if status != nil { throw LuaMisuse("template.status is not a Kii setting (seeded Kii users are verified)") }
-            for property in template where !registrationFields.contains(property.name) {
-                throw LuaMisuse(
-                    "unknown field '\(property.name)' in the template (known: count, start, \(registrationFields.joined(separator: ", ")))"
-                )
-            }
-            try call.charge(instructions: Int64(count) * 20, users: count, bytesPerUser: HeldBytes.perUser + HeldBytes.of(template))
-            do throws(KiiError) {
-                lua_pushinteger(call.L, lua_Integer(try app.seedUsers(count: count, template: template, start: start)))
-                return 1
-            } catch {
-                return call.fail(error)
-            }
-        }
-    }
 }

@@ -213,19 +213,3 @@ extension KiiV4Bindings {
         }
     }
 }
-
-extension KiiV4Bindings {
-    /// `admin.token()` (console) → a new application-administrator access token, as `POST oauth2/token` with
-    /// client credentials answers.
-    static let adminToken: us_swift_fn = { L in
-        LuaCall.run(L, "admin.token") { call throws(LuaMisuse) in
-            let app = try call.kii()
-            do throws(KiiError) {
-                LuaValues.push(call.L, try app.adminToken(clientID: app.settings.appID, clientSecret: app.settings.appKey))
-                return 1
-            } catch {
-                throw LuaMisuse(error.message)
-            }
-        }
-    }
-}

@@ -1,0 +1,245 @@
+/// What a declared operation does when called, and what its adapters share to call it: the arguments as an adapter
+/// read them (`CallArguments`), the domain method the declaration names (`Performer`), what it answers
+/// (`Outcome`), and the named steps a route declares for what is specific to it over HTTP (`RouteGuard`,
+/// `ArgumentResolver`, `ReplyPresenter`). The Lua bridge and the HTTP server each have one adapter that serves
+/// every operation from these.
+
+/// One argument of a call as an adapter read it.
+package enum ArgumentValue: Sendable {
+    /// An optional argument that was not given (nil in Lua, not in the request).
+    case absent
+    case string(String)
+    case bool(Bool)
+    case number(Double)
+    /// A table of properties, as Lua gave it (sorted by name) or as the request's body listed them.
+    case properties([Property])
+    /// Anything else: a list of strings, a table argument's declared fields (`.object`), any value.
+    case value(Value)
+
+    /// The value a fault's `when(args)` sees: `null` when absent.
+    package var faultValue: Value {
+        switch self {
+        case .absent: return .null
+        case .string(let text): return .string(text)
+        case .bool(let flag): return .bool(flag)
+        case .number(let number): return number.rounded() == number && abs(number) < 9e15 ? .int(Int64(number)) : .double(number)
+        case .properties(let properties): return Value(properties: properties)
+        case .value(let value): return value
+        }
+    }
+}
+
+/// The arguments of one call, read by an adapter where and as the operation's declaration says, by the declared
+/// names: what its domain method takes and, as they are, what a fault's `when(args)` sees (`faultValues`).
+package struct CallArguments: Sendable {
+    /// The declared names, in order.
+    package let names: [String]
+    /// The values, in the same order.
+    package var values: [ArgumentValue]
+
+    package init(names: [String], values: [ArgumentValue]) {
+        self.names = names
+        self.values = values
+    }
+
+    /// Arguments given by name (the dashboard's actions, tests): the others are absent.
+    package init(_ declaration: OperationDeclaration, _ given: [String: ArgumentValue]) {
+        names = declaration.argumentNames
+        values = names.map { given[$0] ?? .absent }
+    }
+
+    package subscript(name: String) -> ArgumentValue {
+        for index in names.indices where names[index] == name { return values[index] }
+        preconditionFailure("no argument \(name) is declared (declared: \(names.joined(separator: ", ")))")
+    }
+
+    /// A string argument (also one of a few strings); nil when an optional one is absent.
+    package func optionalString(_ name: String) -> String? {
+        if case .string(let text) = self[name] { return text }
+        return nil
+    }
+
+    /// A string argument that is not optional ("" if an adapter let it be absent).
+    package func string(_ name: String) -> String { optionalString(name) ?? "" }
+
+    /// A boolean argument; false when an optional one is absent.
+    package func bool(_ name: String) -> Bool {
+        if case .bool(let flag) = self[name] { return flag }
+        return false
+    }
+
+    /// A number argument; nil when an optional one is absent.
+    package func optionalNumber(_ name: String) -> Double? {
+        if case .number(let number) = self[name] { return number }
+        return nil
+    }
+
+    /// A table of properties; nil when an optional one is absent.
+    package func optionalProperties(_ name: String) -> [Property]? {
+        if case .properties(let properties) = self[name] { return properties }
+        return nil
+    }
+
+    /// A table of properties that is not optional.
+    package func properties(_ name: String) -> [Property] { optionalProperties(name) ?? [] }
+
+    /// Any argument as a value; nil when absent.
+    package func value(_ name: String) -> Value? {
+        if case .absent = self[name] { return nil }
+        return self[name].faultValue
+    }
+
+    /// A table argument's declared fields (as the adapter read and checked them); nil when it is absent.
+    package func fields(_ name: String) -> [String: Value]? {
+        if case .value(.object(let fields)) = self[name] { return fields }
+        return nil
+    }
+
+    /// What a fault's `when(args)` sees, in the declared order.
+    package var faultValues: [Value] { values.map(\.faultValue) }
+}
+
+/// What a call answers when it succeeds.
+package enum Outcome {
+    /// A record: a user, a session, a registration.
+    case record(any Presentable)
+    /// No record (an optional record that does not exist): `nil` in Lua.
+    case nothing
+    /// Done: `true` in Lua.
+    case done
+    /// A text (a link).
+    case text(String)
+    /// A dynamic value (a flag, a table of templates).
+    case value(Value)
+    /// A list of records.
+    case records([any Presentable])
+
+    /// A record, or `nothing` for none.
+    package static func optional(_ record: (some Presentable)?) -> Outcome {
+        record.map { .record($0) } ?? .nothing
+    }
+
+    /// The record inside, as `Record`; nil for another outcome.
+    package func record<Record>(as _: Record.Type) -> Record? {
+        if case .record(let record) = self { return record as? Record }
+        return nil
+    }
+}
+
+/// The domain method an operation's declaration names: its rules, over the app and the declared arguments. The
+/// flavour's declarations build it from a typed closure (`BackendlessApp`, `throws(BackendlessError)`); it checks
+/// the operation's faults first, with the arguments as read, so no domain method repeats them.
+package struct Performer: Sendable {
+    package let run: @Sendable (any EmulatedApp, CallArguments, any CallLimits) throws -> Outcome
+
+    package init(_ run: @escaping @Sendable (any EmulatedApp, CallArguments, any CallLimits) throws -> Outcome) {
+        self.run = run
+    }
+}
+
+/// What an adapter lets one call spend. The Lua bridge charges a scenario's instruction budget and memory cap
+/// (`users.seed`, a clock move that delivers scheduled pushes); over HTTP a call spends what it needs.
+package protocol CallLimits {
+    /// Asked before a clock move delivers a firing of `pushes` pushes: false stops the move there.
+    func allowFiring(pushes: Int) -> Bool
+    /// Charges work about to be done: `instructions`, and `users` new users holding `bytesPerUser` each. Throws
+    /// when a limit is spent, so the work is never done.
+    func charge(instructions: Int64, users: Int, bytesPerUser: Int) throws(CallMisuse)
+}
+
+/// No limits: what a call spends over HTTP.
+package struct Unlimited: CallLimits {
+    package init() {}
+    package func allowFiring(pushes: Int) -> Bool { true }
+    package func charge(instructions: Int64, users: Int, bytesPerUser: Int) throws(CallMisuse) {}
+}
+
+/// A call made wrongly (a console call's argument out of range): raised to the scenario as API misuse, with the
+/// call's name before the message.
+package struct CallMisuse: Error, Sendable {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+}
+
+/// A check a route makes before it reads its arguments, that no argument carries.
+package enum RouteGuard: Sendable, Hashable {
+    /// Backendless: a `user-token` header, when sent, must be a live session (3064).
+    case liveUserToken
+    /// Kii: app credentials or an access token (401 `UNAUTHORIZED`).
+    case credentials
+    /// Kii: app credentials only, standing in for the app administrator (401 `UNAUTHORIZED`).
+    case appCredentials
+    /// The body is read (and refused if it cannot be) before any argument.
+    case readsBody
+    /// Kii topics: the application administrator or a user's token (401 `UNAUTHORIZED`; the app's headers alone
+    /// are anonymous).
+    case topicCaller
+}
+
+/// A named way the HTTP adapter works an argument out of a request, where reading it plainly from its source
+/// (`HTTPSource`) is not what the vendor does.
+package enum ArgumentResolver: Sendable, Hashable {
+    /// Kii: the userID of the path's `{user}` (`me`, a userID, `EMAIL:…`, `PHONE:…`, `LOGIN_NAME:…`), with no
+    /// credentials asked.
+    case kiiUser
+    /// Kii: the userID of the path's `{user}`, whose own access token must be sent (or, with `appAllowed`, app
+    /// credentials).
+    case kiiOwner(appAllowed: Bool)
+    /// Kii: the user the path's `{user}` names, for a caller with app credentials or any user's token.
+    case kiiAnyUser
+    /// Kii: what the reset calls take for `{user}`: the token's userID for `me`, else the path's value
+    /// (`EMAIL:`, `PHONE:`, `LOGIN_NAME:` or a userID; 400 `ACCOUNT_TYPE_NOT_SUPPORTED` for another prefix).
+    case kiiIdentifier
+    /// Kii: the reset method from `notificationMethod` (`EMAIL`, `SMS`) and `smsResetMethod` (`URL`, `PIN`).
+    case kiiResetMethod
+    /// Kii: a string body field that may be absent (then empty); anything but a string is 400
+    /// `INVALID_INPUT_DATA` naming it.
+    case kiiTextOrEmpty
+    /// Kii topics: the scope's owner (nil for the app scope; 404 `USER_NOT_FOUND`); with `mustOwn`, 401 unless the
+    /// caller is the administrator or that owner (the text says what was refused).
+    case kiiTopicOwner(mustOwn: String?)
+    /// Kii topics: the subscriber the path names (`{subscriber}`, or the token's user), the caller's own user
+    /// unless the caller is the administrator.
+    case kiiSubscriber
+    /// Kii: the token of `Authorization: Bearer` (401 when there is none or it is not live).
+    case bearerToken
+    /// Backendless: the path's `{identity}` URL-decoded (8002 for bytes that are not UTF-8); with `rawFallback`,
+    /// the text as sent when only it names a user (the JS SDK does not encode it).
+    case backendlessIdentity(rawFallback: Bool)
+    /// Backendless: the body's members as the properties of a new user (3021 for a list or an object).
+    case backendlessNewUserProperties
+    /// A constant (a legacy route that names its provider in its path).
+    case constant(String)
+}
+
+/// A named reply of a route whose answer is not its flavour's plain presentation of the result.
+package enum ReplyPresenter: Sendable, Hashable {
+    /// An empty body with this status.
+    case status(Int)
+    /// `{ "NAME": result }`.
+    case field(String)
+    /// Backendless: `[device]`, 5000 when there is none.
+    case backendlessDeviceList
+    /// Backendless: `{"deletionTime": now in ms}`.
+    case backendlessDeletionTime
+    /// Backendless: the user, 1000 (`entityNotFound`) when there is none.
+    case backendlessUserOrNotFound
+    /// Backendless: `{"registrationId"}`.
+    case backendlessRegistrationID
+    /// Backendless: the confirmation link's reply (`message`, `objectId`, `userStatus`).
+    case backendlessEmailConfirmed
+    /// Kii: `{"verificationStatus":"VERIFIED"}` as `application/vnd.kii.AddressVerificationResponse+json`.
+    case kiiVerified
+    /// Kii: `{"topics":[{"topicID"}]}` as `application/vnd.kii.TopicsRetrievalResponse+json`.
+    case kiiTopicList
+    /// Kii: 204 when subscribed, else 404 `PUSH_SUBSCRIPTION_NOT_FOUND`.
+    case kiiSubscribedOrNotFound
+    /// Kii: the user's full record for its own token, else what others see (`userID`, `loginName`); 404
+    /// `USER_NOT_FOUND` for none.
+    case kiiUserAsSeen
+}
+
+extension ArgumentValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral {
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+}

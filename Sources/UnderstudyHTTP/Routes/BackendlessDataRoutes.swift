@@ -1,0 +1,276 @@
+internal import HTTPTypes
+internal import Understudy
+
+/// Contract version 4 of Backendless over HTTP: the Data service on the `Users` table (`data/Users…`), login by
+/// objectId and status changes (CloudCode key), roles. Registered from `BackendlessRoutes.register`; each
+/// handler reads the request and calls one domain method.
+enum BackendlessDataRoutes {
+    static func register(in table: inout RouteTable<RouteHandler>) {
+        table.add(BackendlessOperation.dataSave, save)
+        table.add(BackendlessOperation.dataFind, find)
+        table.add(BackendlessOperation.dataFindFirst, first)
+        table.add(BackendlessOperation.dataFindLast, last)
+        table.add(BackendlessOperation.dataCount, count)
+        table.add(BackendlessOperation.updateStatus, updateStatus)
+        table.add(BackendlessOperation.assignRole, assignRole)
+        table.add(BackendlessOperation.unassignRole, unassignRole)
+        table.add(BackendlessOperation.rolesOf, rolesOf)
+        table.add(BackendlessOperation.roleUsers, roleUsers)
+    }
+
+    // MARK: Reading requests
+
+    /// 1009 for a table other than `Users` (other tables are out of scope).
+    static func checkTable(_ exchange: Exchange) throws(BackendlessError) {
+        let table = exchange.parameters["table"]
+        if !table.isEmpty, table != "Users" {
+            throw BackendlessError(
+                code: 1009,
+                message: "Table not found by name 'Table not found by name '\(table)'. Make sure the client class referenced in the API call has the same literal name as the table in Backendless console'"
+            )
+        }
+    }
+
+    /// A comma-separated list (`"a,b desc"`) or a JSON list of strings.
+    static func list(_ value: JSON?) -> [String]? {
+        switch value {
+        case nil, .null?: return nil
+        case .string(let text)?:
+            return text.split(separator: ",").map { String(String($0).trimmed(of: " \t")) }.filter { !$0.isEmpty }
+        case .array(let items)?: return items.compactMap(BackendlessRoutes.text)
+        case let other?: return BackendlessRoutes.text(other).map { [$0] }
+        }
+    }
+
+    /// A whole number field (a JSON number or its text); 8002 naming it otherwise.
+    static func whole(_ value: JSON?, _ name: String) throws(BackendlessError) -> Int? {
+        switch value {
+        case nil, .null?: return nil
+        case .integer(let number)?: return Int(clamping: number)
+        case .number(let number)? where number == number.rounded() && abs(number) < 1e15: return Int(number)
+        case .string(let text)?: if let number = Int(text) { return number }
+        default: break
+        }
+        throw BackendlessError.unparsableRequest("'\(name)' must be a whole number")
+    }
+
+    /// The query of a request: the JSON body's fields (`POST …/find`) or the query string's (`GET`), with the
+    /// SDKs' names. 1025 / 1005 / 1004 for a page size or offset out of range; 19000 for `groupBy` / `having`.
+    static func query(_ exchange: Exchange, fromBody: Bool) throws -> DataQuery {
+        var fields: [String: JSON] = [:]
+        if fromBody {
+            for member in try BackendlessRoutes.object(exchange) ?? [] { fields[member.key] = member.value }
+        } else {
+            var properties: [String] = []
+            for pair in FormEncoding.pairs(exchange.query) {
+                if pair.name == "property" { properties.append(pair.value) } else if fields[pair.name] == nil { fields[pair.name] = .string(pair.value) }
+            }
+            if !properties.isEmpty, fields["props"] == nil { fields["props"] = .array(properties.map(JSON.string)) }
+        }
+        var query = DataQuery()
+        let names = ["where": "where", "pageSize": "page_size", "offset": "offset", "sortBy": "sort_by", "props": "properties",
+                     "excludeProps": "exclude_properties", "distinct": "distinct"]
+        for (field, name) in names where fields[field] != nil && fields[field] != .null { query.given.insert(name) }
+        if let text = BackendlessRoutes.text(fields["where"]), !text.isEmpty { query.whereClause = text }
+        if let size = try whole(fields["pageSize"], "pageSize") {
+            if size > DataQuery.maximumPageSize {
+                throw BackendlessError(code: 1025, message: "Invalid pagesize. Page size cannot be greater than 100.")
+            }
+            if size < 1 { throw BackendlessError(code: 1005, message: "Invalid page size: \(size). Page size must be at least 1.") }
+            query.pageSize = size
+        }
+        if let offset = try whole(fields["offset"], "offset") {
+            if offset < 0 { throw BackendlessError(code: 1004, message: "Invalid offset: \(offset). Offset cannot be negative.") }
+            query.offset = offset
+        }
+        for name in ["groupBy", "having"] where !(list(fields[name]) ?? []).isEmpty {
+            throw BackendlessError.invalidWhereClause("unsupported by Understudy: \(name)")
+        }
+        query.sortBy = list(fields["sortBy"]) ?? []
+        query.properties = list(fields["props"])
+        query.excludeProperties = list(fields["excludeProps"]) ?? []
+        switch fields["distinct"] {
+        case .bool(let flag)?: query.distinct = flag
+        case .string(let text)?: query.distinct = text == "true"
+        default: break
+        }
+        return query
+    }
+
+    static func records(_ records: [DataRecord]) -> JSON {
+        .array(records.map { JSONRecordWriter.json($0) })
+    }
+
+    // MARK: Data service
+
+    static let save: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, .dataSave) { app, exchange in
+            try checkTable(exchange)
+            var record: [Property] = []
+            let pathID = exchange.parameters["objectId"]
+            for member in try BackendlessRoutes.object(exchange) ?? [] where !(member.key == "objectId" && !pathID.isEmpty) {
+                switch member.value {
+                case .array, .object: throw BackendlessError.unsupportedValue(member.key, kind: member.value.kindName)
+                default: record.append(Property(member.key, member.value.value))
+                }
+            }
+            if !pathID.isEmpty { record.append(Property("objectId", .string(pathID))) }
+            if exchange.method == .post { record.removeAll { $0.name == "objectId" } }
+            let token = exchange.header("user-token").flatMap { $0.isEmpty ? nil : $0 }
+            return Reply(body: JSONRecordWriter.json(try app.dataSave(record, token: token)))
+        }
+    }
+
+    static let find: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, .dataFind) { app, exchange in
+            try checkTable(exchange)
+            let query = try query(exchange, fromBody: exchange.method == .post)
+            return Reply(body: records(try app.dataFind(query)))
+        }
+    }
+
+    /// 1010 when no record matches.
+    static let emptyStore = BackendlessError(code: 1010, message: "Unable to retrieve data - object store is empty", httpStatus: 404)
+
+    static let first: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, .dataFindFirst) { app, exchange in
+            guard let record = try app.dataFindFirst(try query(exchange, fromBody: false)) else { throw emptyStore }
+            return Reply(body: JSONRecordWriter.json(record))
+        }
+    }
+
+    static let last: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, .dataFindLast) { app, exchange in
+            guard let record = try app.dataFindLast(try query(exchange, fromBody: false)) else { throw emptyStore }
+            return Reply(body: JSONRecordWriter.json(record))
+        }
+    }
+
+    static let count: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, .dataCount) { app, exchange in
+            try checkTable(exchange)
+            let whereClause: String?
+            if exchange.method == .post {
+                let body = try BackendlessRoutes.object(exchange).map(JSON.object)
+                whereClause = BackendlessRoutes.text(body?["where"])
+            } else {
+                whereClause = exchange.queryItem("where")
+            }
+            let count = try app.dataCount(whereClause.flatMap { $0.isEmpty ? nil : $0 })
+            return Reply(body: .integer(Int64(count)))
+        }
+    }
+
+    // MARK: Routes shared with earlier versions
+
+    /// `POST users/login`: the declared login, or, for a body with `objectId` and no `login`, `users.login_by_id`
+    /// (contract version 4: the JS SDK's `login(objectId)`), which the journal names. Hand-written because one
+    /// route runs two operations, chosen by the body.
+    static let loginOrByID: RouteHandler = {
+        let login = BackendlessOperation.login
+        let declared = VendorAdapter.handler(login, login.declaration.routes[0])
+        return { exchange in
+            guard case .success(let body?) = exchange.json, let objectID = body["objectId"], body["login"] == nil else {
+                return declared(&exchange)
+            }
+            return BackendlessRoutes.serve(&exchange, .loginByID) { app, exchange in
+                let session = try app.loginByID(objectID: BackendlessRoutes.text(objectID) ?? "", key: BackendlessRoutes.key(exchange, app))
+                return Reply(body: BackendlessWire.user(session.user, token: session.token))
+            }
+        }
+    }()
+
+    /// `GET data/Users/{objectId}`: the declared `users.get`, or, with `props`, `property` or `excludeProps`, the
+    /// Data service's record with that projection (contract version 4). Hand-written because the query decides
+    /// the reply's shape.
+    static let getUserOrRecord: RouteHandler = {
+        let get = BackendlessOperation.getUser
+        let declared = VendorAdapter.handler(get, get.declaration.routes[0])
+        return { exchange in
+            guard ["props", "property", "excludeProps"].contains(where: { exchange.queryItem($0) != nil }) else {
+                return declared(&exchange)
+            }
+            return BackendlessRoutes.serve(&exchange, get) { app, exchange in
+                try VendorAdapter.guardRoute(.liveUserToken, app, exchange)
+                let objectID = exchange.parameters["objectId"]
+                try app.checkAdapterFaults(get, [.string(objectID)])
+                let query = try query(exchange, fromBody: false)
+                return Reply(body: JSONRecordWriter.json(try app.projectedRecord(objectID, query)))
+            }
+        }
+    }()
+
+    // MARK: Status, roles
+
+    static let updateStatus: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, .updateStatus) { app, exchange in
+            let key = BackendlessRoutes.key(exchange, app)
+            let body = try BackendlessRoutes.object(exchange).map(JSON.object)
+            let status: UserStatus?
+            switch body?["userStatus"] {
+            case .string("ENABLED")?: status = .enabled
+            case .string("DISABLED")?: status = .disabled
+            default: status = nil
+            }
+            if key == .cloudcode, status == nil {
+                throw BackendlessError.unparsableRequest("'userStatus' must be \"ENABLED\" or \"DISABLED\"")
+            }
+            _ = try app.updateStatus(objectID: exchange.parameters["objectId"], to: status ?? .enabled, key: key)
+            return Reply()
+        }
+    }
+
+    /// The body's `user` and `roleName`.
+    static func roleChange(_ exchange: Exchange) throws -> (identity: String, role: String) {
+        let body = try BackendlessRoutes.object(exchange).map(JSON.object)
+        return (BackendlessRoutes.text(body?["user"]) ?? "", BackendlessRoutes.text(body?["roleName"]) ?? "")
+    }
+
+    static let assignRole: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, .assignRole) { app, exchange in
+            let (identity, role) = try roleChange(exchange)
+            try app.assignRole(identity: identity, role: role, key: BackendlessRoutes.key(exchange, app))
+            return Reply()
+        }
+    }
+
+    static let unassignRole: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, .unassignRole) { app, exchange in
+            let (identity, role) = try roleChange(exchange)
+            try app.unassignRole(identity: identity, role: role, key: BackendlessRoutes.key(exchange, app))
+            return Reply()
+        }
+    }
+
+    static let rolesOf: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, .rolesOf) { app, exchange in
+            let roles = try app.rolesOf(objectID: exchange.parameters["objectId"], key: BackendlessRoutes.key(exchange, app))
+            return Reply(body: .array(roles.map(JSON.string)))
+        }
+    }
+
+    static let roleUsers: RouteHandler = { exchange in
+        BackendlessRoutes.serve(&exchange, .roleUsers) { app, exchange in
+            let loadRoles = exchange.queryItem("loadRoles").map { $0 == "true" }
+            let query = try query(exchange, fromBody: false)
+            var options: [String: Value] = [:]
+            if let loadRoles { options["load_roles"] = .bool(loadRoles) }
+            if query.faultValue != .null { options["query"] = query.faultValue }
+            let found = try app.roleUsers(
+                role: exchange.parameters["roleName"], loadRoles: loadRoles, query: query,
+                faultOptions: options.isEmpty ? .null : .object(options)
+            )
+            return Reply(body: records(found))
+        }
+    }
+}
+
+extension String {
+    /// The text without leading and trailing characters of `set`.
+    func trimmed(of set: String) -> Substring {
+        var text = Substring(self)
+        while let first = text.first, set.contains(first) { text = text.dropFirst() }
+        while let last = text.last, set.contains(last) { text = text.dropLast() }
+        return text
+    }
+}
