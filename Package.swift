@@ -11,7 +11,7 @@ let swiftSettings: [SwiftSetting] = [
 /// The dashboard's files (Sources/UnderstudyHTTP/Dashboard), each served by DashboardAssets.swift.
 let dashboardFiles = [
     "index.html", "dashboard.css", "main.js", "api.js", "dom.js", "apps.js", "users.js", "outbox.js", "devices.js",
-    "faults.js", "journal.js", "lua.js", "oauth.js",
+    "faults.js", "journal.js", "lua.js", "oauth.js", "coverage.js",
 ]
 
 /// The authoring tools' text (Sources/UnderstudyAuthoring/Resources): the LuaLS types and `.luarc.json`, the starter
@@ -51,6 +51,9 @@ let package = Package(
 
         // libphonenumber (Debian's libphonenumber-dev, C++) behind a plain C interface.
         .target(name: "CPhoneNumber", linkerSettings: [.linkedLibrary("phonenumber")]),
+
+        // The AMF codec (AMF0 envelopes, AMF3 values) the Backendless native SDKs speak. Depends on nothing.
+        .target(name: "AMF", swiftSettings: swiftSettings),
 
         // The emulator: users, verification, devices, channels, clock, outbox, faults, errors. No Lua, no HTTP.
         .target(
@@ -95,7 +98,7 @@ let package = Package(
         .target(
             name: "UnderstudyHTTP",
             dependencies: [
-                "Understudy", "UnderstudyLua", "UnderstudyMQTT",
+                "Understudy", "UnderstudyLua", "UnderstudyMQTT", "AMF",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -133,15 +136,17 @@ let package = Package(
         .testTarget(
             name: "UnderstudyHTTPTests",
             dependencies: [
-                "UnderstudyHTTP", "UnderstudyMQTT", "Understudy", "UnderstudyLua", "UnderstudyAuthoring", "UnderstudyTestSupport",
-                .product(name: "NIOCore", package: "swift-nio"),
+                "UnderstudyHTTP", "UnderstudyMQTT", "Understudy", "UnderstudyLua", "UnderstudyAuthoring", "UnderstudyTestSupport", "AMF",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "AMFTests", dependencies: ["AMF"], swiftSettings: swiftSettings),
         .testTarget(
             name: "UnderstudyLuaTests",
             dependencies: ["UnderstudyLua", "UnderstudyRunner", "UnderstudyAuthoring", "Understudy", "UnderstudyTestSupport"],

@@ -198,8 +198,22 @@ int us_raw_getmetatable(lua_State *L) {
 int us_raw_setmetatable(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 2);
-    lua_setmetatable(L, 1);
+    us_setmetatable_unarmed(L, 1);
     return 0;
+}
+
+/* Lua marks an object for finalization when the metatable it is given has __gc at that moment (lgc.c,
+   luaC_checkfinalizer), and runs the finalizer later with hooks off: in another scenario, in another chunk, or
+   when the state closes, where no budget or deadline reaches it. Every metatable Understudy sets goes through
+   here, so a __gc a scenario wrote into a metatable it could reach never arms one. */
+void us_setmetatable_unarmed(lua_State *L, int index) {
+    index = lua_absindex(L, index);
+    if (lua_type(L, -1) == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc"); /* a fixed string of Lua's: no allocation */
+        lua_pushnil(L);
+        lua_rawset(L, -3); /* a nil value is never inserted: no allocation */
+    }
+    lua_setmetatable(L, index);
 }
 
 /* collectgarbage limited to what cannot defeat the limits. */

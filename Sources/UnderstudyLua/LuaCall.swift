@@ -54,10 +54,15 @@ struct LuaCall {
             }
             if grown > 0 { us_charge_memory(L, Int64(grown)) }
         }
+        let errorsBefore = host.uncheckedErrors.count
         do {
             let results = try body(call)
             if let pending = host.pendingError {
                 host.pendingError = nil
+                // The call raises: the error it was about to return never reaches the scenario, so nothing
+                // should be blamed for not checking it.
+                host.uncheckedErrors.forget(L, after: errorsBefore)
+                if host.raisedPredicateError == nil { host.raisedPredicateError = pending }
                 LuaValues.push(L, pending)
                 return US_RAISE
             }
@@ -93,6 +98,7 @@ struct LuaCall {
             throw LuaMisuse("this backend belongs to a scenario that has ended; create backends inside the scenario")
         }
         app.faults.lastFired = nil  // so that `fail` can tell an injected error from a real one
+        app.faults.pendingAfterCommit = nil
         return app
     }
 
@@ -464,6 +470,18 @@ struct LuaCall {
     // MARK: Results
 
     /// Pushes `nil, err` for a backend error and returns 2.
+    /// Once a call has made its change: the `nil, err` of the `after_commit` fault that fires now, if one does.
+    func afterCommit() -> Int32? {
+        let handle = Int64(us_tointeger(L, us_upvalueindex(2), nil))
+        guard let app = host.app(handle), app.faults.pendingAfterCommit != nil,
+            let fault = app.firePendingAfterCommit(), fault.code != nil
+        else { return nil }
+        switch app.flavoured {
+        case .backendless(let app): return fail(app.failure(for: fault))
+        case .kii: return fail(KiiError(fault: fault))
+        }
+    }
+
     func fail(_ error: some LuaPresentable) -> Int32 {
         recordProduced(error)
         lua_pushnil(L)
@@ -482,6 +500,13 @@ struct LuaCall {
         case .text(let text): LuaValues.push(L, text)
         case .value(let value): LuaValues.push(L, value)
         case .records(let records): SharedBindings.pushList(L, records) { L, record in LuaRecordWriter.push(L, record) }
+        case .recordsByName(let records):
+            lua_createtable(L, 0, Int32(clamping: records.count))
+            let table = lua_gettop(L)
+            for (name, record) in records {
+                LuaRecordWriter.push(L, record)
+                LuaValues.setField(L, table, name)
+            }
         }
         return 1
     }
@@ -489,7 +514,9 @@ struct LuaCall {
     /// Runs a backend call and pushes what it returns (a record), or `nil, err` for a backend error.
     func answer<Failure: Error & LuaPresentable>(_ body: () throws(Failure) -> some Presentable) -> Int32 {
         do throws(Failure) {
-            LuaRecordWriter.push(L, try body())
+            let record = try body()
+            if let failed = afterCommit() { return failed }
+            LuaRecordWriter.push(L, record)
             return 1
         } catch {
             return fail(error)
@@ -499,7 +526,9 @@ struct LuaCall {
     /// Runs a backend call and pushes its record, `nil` when it returns none, or `nil, err` for a backend error.
     func answer<Record: Presentable, Failure: Error & LuaPresentable>(optional body: () throws(Failure) -> Record?) -> Int32 {
         do throws(Failure) {
-            if let record = try body() { LuaRecordWriter.push(L, record) } else { lua_pushnil(L) }
+            let record = try body()
+            if let failed = afterCommit() { return failed }
+            if let record { LuaRecordWriter.push(L, record) } else { lua_pushnil(L) }
             return 1
         } catch {
             return fail(error)
@@ -510,6 +539,7 @@ struct LuaCall {
     func answerTrue<Failure: Error & LuaPresentable>(_ body: () throws(Failure) -> Void) -> Int32 {
         do throws(Failure) {
             try body()
+            if let failed = afterCommit() { return failed }
             return pushTrue()
         } catch {
             return fail(error)

@@ -17,6 +17,9 @@ final class ScenarioHost {
     var predicateReferences: [Int32] = []
     /// Set when a Lua predicate fails inside a backend call; raised once the call returns.
     var pendingError: String?
+    /// The first predicate failure raised in the running scenario: it fails the scenario even when a `pcall`
+    /// caught it (a predicate that raises is a bug of the scenario, not an answer of the backend).
+    var raisedPredicateError: String?
     /// Set for a live session (`understudy serve`): the server's world, whose apps outlive chunks and whose
     /// journal Lua reads.
     var world: ServedWorld?
@@ -45,6 +48,7 @@ final class ScenarioHost {
         epoch += 1
         scenarioSeed = seed
         pendingError = nil
+        raisedPredicateError = nil
         producedCodes.removeAll()
         chargedFootprints.removeAll()
     }

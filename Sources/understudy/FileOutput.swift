@@ -68,8 +68,10 @@ enum Platform {
     #if canImport(Glibc)
     static func write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { Glibc.write(fd, buffer, count) }
     static func close(_ fd: Int32) -> Int32 { Glibc.close(fd) }
+    static func socket(_ family: Int32, _ type: Int32, _ proto: Int32) -> Int32 { Glibc.socket(family, type, proto) }
     #elseif canImport(Darwin)
     static func write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { Darwin.write(fd, buffer, count) }
     static func close(_ fd: Int32) -> Int32 { Darwin.close(fd) }
+    static func socket(_ family: Int32, _ type: Int32, _ proto: Int32) -> Int32 { Darwin.socket(family, type, proto) }
     #endif
 }

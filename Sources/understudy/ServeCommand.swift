@@ -7,6 +7,8 @@ import UnderstudyHTTP
 import UnderstudyLua
 import UnderstudyRunner
 
+extension ClockMode: ExpressibleByArgument {}
+
 /// `understudy serve`: the emulated backends over HTTP, steered through the control API.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,8 +18,13 @@ struct ServeCommand: ParsableCommand {
             With no --script it serves one Backendless app (app id \(DefaultApps.backendlessAppID), REST key \
             \(DefaultApps.backendlessAPIKey)) and one Kii app (app id \(DefaultApps.kiiAppID), app key \
             \(DefaultApps.kiiAppKey)). A setup script creates the apps it wants instead (understudy.backendless{...}, \
-            understudy.kii{...}), seeds users, sets settings and faults. The control API lives under /_understudy/. \
-            Ctrl-C stops the server.
+            understudy.kii{...}), seeds users, sets settings and faults. The control API lives under /_understudy/; \
+            GET /_understudy/health answers without a token. Once it listens, the server prints one line \
+            `understudy ready on URL` (a log-wait strategy can match it). Ctrl-C or SIGTERM stops the server.
+
+            Every option is also read from an environment variable: --NAME from UNDERSTUDY_NAME (upper case, - as _: \
+            UNDERSTUDY_PORT, UNDERSTUDY_CONTROL_TOKEN, UNDERSTUDY_CLOCK), a flag from UNDERSTUDY_NAME=1, and more \
+            options from UNDERSTUDY_OPTIONS; the command line wins.
             """
     )
 
@@ -39,11 +46,17 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds a connection may go without a complete request part (idle keep-alive, a head or body that stops arriving) before it is closed; 0: never.")
     var idleTimeout: Double = 10
 
+    @Option(name: .customLong("codes-json"), help: ArgumentHelp("At exit, write what the app under test met (GET /_understudy/coverage) to FILE, in the format of `run --codes-json`: `understudy codes merge` and `codes check` read it.", valueName: "FILE"))
+    var codesJSON: String?
+
     @Option(help: "Where the apps' virtual clocks start, and restart at each reset: an ISO 8601 time (2030-01-01T00:00:00Z) or seconds since the epoch. Default: the real time of the start (and of each reset).")
     var clockStart: String?
 
-    @Option(help: "The MQTT broker's TCP port (Kii's MQTT installations; MQTT over WebSocket is at /mqtt on --port); 0: no TCP listener.")
-    var mqttPort = 1883
+    @Option(help: "How the apps' clocks move: virtual (only when told: advance, set) or real (they follow the real time from their start; advance and set still move them).")
+    var clock: ClockMode = .virtual
+
+    @Option(help: "The MQTT broker's TCP port (Kii's MQTT installations; MQTT over WebSocket is at /mqtt on --port); 0: no TCP listener. Default 1883; when it is taken, serve goes on without MQTT over TCP.")
+    var mqttPort: Int?
 
     @Flag(inversion: .prefixedNo, help: "Answer MQTT over WebSocket at /mqtt on --port.")
     var mqttWebsocket = true
@@ -66,7 +79,7 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         _ = try Self.clockStartSeconds(clockStart)
         guard (1...65535).contains(port) else { throw ValidationError("--port must be from 1 to 65535, got \(port)") }
-        guard (0...65535).contains(mqttPort), mqttPort != port else {
+        if let mqttPort, !(0...65535).contains(mqttPort) || mqttPort == port {
             throw ValidationError("--mqtt-port must be from 0 (off) to 65535 and differ from --port, got \(mqttPort)")
         }
         if !(idleTimeout >= 0) || idleTimeout > 1e6 { throw ValidationError("--idle-timeout must be a number of seconds, 0 or more") }
@@ -118,9 +131,11 @@ struct ServeCommand: ParsableCommand {
         var options = ServerOptions(
             host: host, port: port, setupScript: setup, seed: seed,
             limits: limits.limits(),
-            controlToken: controlToken, idleTimeout: idleTimeout, clockStart: try Self.clockStartSeconds(clockStart)
+            controlToken: controlToken, idleTimeout: idleTimeout, clockStart: try Self.clockStartSeconds(clockStart),
+            clockMode: clock
         )
-        options.mqttPort = mqttPort
+        options.mqttPort = mqttPort ?? (port == 1883 ? 0 : 1883)
+        options.mqttPortRequired = mqttPort != nil
         options.mqttWebSocket = mqttWebsocket
         let server: UnderstudyServer
         do {
@@ -129,11 +144,54 @@ struct ServeCommand: ParsableCommand {
             FileOutput.standardError.write("understudy serve: \(error.message)\n")
             throw ExitCode(2)
         }
-        let banner = server.withStage { stage in Self.banner(stage, options: options) }
+        if let codesJSON {  // refuse a path it cannot write before serving, not at the end
+            guard let probe = FileOutput(path: codesJSON) else {
+                FileOutput.standardError.write("understudy serve: cannot write --codes-json \(codesJSON)\n")
+                throw ExitCode(2)
+            }
+            probe.close()
+        }
+        let watch = Self.watchStopSignals(server)
+        defer { watch.forEach { $0.cancel() } }
         try await server.run {
-            FileOutput.standardOutput.write(banner)
+            FileOutput.standardOutput.write(server.withStage { stage in Self.banner(stage, options: stage.options) })
+        } warn: { message in
+            FileOutput.standardError.write("understudy serve: \(message)\n")
+        }
+        if let codesJSON, let file = FileOutput(path: codesJSON) {
+            file.write(server.coverageText())
+            file.close()
+            FileOutput.standardOutput.write("understudy serve: wrote the coverage to \(codesJSON)\n")
         }
         FileOutput.standardOutput.write("understudy serve: stopped\n")
+    }
+
+    /// How long a stopping server may take before the process exits anyway (a control chunk running up to its
+    /// `--timeout`, a client that never reads).
+    static let stopGrace: Double = 3
+
+    /// SIGTERM and SIGINT (which the service group also turns into a graceful shutdown): pending delays end at once,
+    /// and if the server has not stopped `stopGrace` seconds later, or at a second signal, the process exits.
+    static func watchStopSignals(_ server: UnderstudyServer) -> [any DispatchSourceSignal] {
+        final class Count: Sendable { let value = Atomic<Int>(0) }
+        let signalled = Count()
+        return [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)  // as the service group does: the sources below receive it
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                server.beginShutdown()
+                if signalled.value.add(1, ordering: .relaxed).oldValue > 0 {
+                    FileOutput.standardError.write("understudy serve: stopped at a second signal\n")
+                    Foundation.exit(128 + number)
+                }
+                DispatchQueue.global().asyncAfter(deadline: .now() + stopGrace) {
+                    FileOutput.standardError.write("understudy serve: stopped after \(Int(stopGrace)) s with requests still pending\n")
+                    Foundation.exit(128 + number)
+                }
+            }
+            source.resume()
+            return source
+        }
     }
 
     static func banner(_ stage: Stage, options: ServerOptions) -> String {
@@ -150,7 +208,15 @@ struct ServeCommand: ParsableCommand {
         if mqtt.portTCP > 0 { transports.append("mqtt://\(mqtt.host):\(mqtt.portTCP)") }
         if mqtt.portWS > 0 { transports.append("ws://\(mqtt.host):\(mqtt.portWS)/mqtt") }
         lines.append("  MQTT broker (Kii MQTT installations): " + (transports.isEmpty ? "off" : transports.joined(separator: ", ")))
+        if options.clockMode == .real { lines.append("  clocks: real time (advance and set still move them)") }
         lines.append("Ctrl-C stops the server.")
+        lines.append(readyLine(options))
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The one line a log-wait strategy (Testcontainers' `Wait.forLogMessage`) matches: printed once, when the
+    /// server listens. Its form is stable: `understudy ready on http://HOST:PORT`.
+    static func readyLine(_ options: ServerOptions) -> String {
+        "understudy ready on \(options.linkBase)"
     }
 }

@@ -11,7 +11,7 @@ struct UnderstudyCommand: ParsableCommand {
         abstract: "A scriptable, in-memory stand-in for Backendless and Kii Cloud user, verification and push backends.",
         version: UnderstudyVersion.current,
         subcommands: [
-            RunCommand.self, CodesCommand.self, ServeCommand.self, InitCommand.self, TypesCommand.self, ExplainCommand.self, DocsCommand.self,
+            RunCommand.self, CodesCommand.self, ServeCommand.self, HealthCommand.self, InitCommand.self, TypesCommand.self, ExplainCommand.self, DocsCommand.self,
             WorkerModeCommand.self,
         ]
     )
@@ -22,7 +22,9 @@ struct UnderstudyCommand: ParsableCommand {
         // agent): a cancelled job must not leave a runner, or its workers, behind.
         WorkerSignals.unblockEndingSignals()
         do {
-            var command = try parseAsRoot()
+            // `serve` also reads its options from UNDERSTUDY_* environment variables.
+            let arguments = ServeEnvironment.arguments(Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.variables)
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
             let code = exitCode(for: error)

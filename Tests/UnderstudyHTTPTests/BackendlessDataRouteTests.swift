@@ -213,4 +213,29 @@ struct BackendlessDataRouteTests {
             #expect(columns.first { $0["name"] == "email" }?["identity"] == true)
         }
     }
+
+    @Test("POST emailtemplate/send sends the template (SDK names), answers scheduled, and the message is published")
+    func emailTemplate() async throws {
+        let setup = #"local app = understudy.backendless{}; app.email.templates.define{ name = "Offer", subject = "Hi {Users.name}", body = "{discount}% off" }"#
+        try await withServer(setup: setup) { server, client in
+            _ = try await people(server, client)
+            let reply = try await client.send(
+                .post, "\(backendless)/emailtemplate/send",
+                json: #"{"template-name":"Offer","criteria":"age > 30","addresses":["bob@example.com"],"template-values":{"discount":15},"attachment":["x.pdf"]}"#
+            )
+            #expect(reply.status == 200)
+            #expect(reply.json("status") == "scheduled")
+            #expect(reply.json("errorMessage") == .null)
+            let id = try #require(reply.json("messageId")?.stringValue)
+            let email = server.withStage { $0.world.backendless(id: DefaultApps.backendlessAppID)?.outbox.emails.last }
+            #expect(email?.to == "ann@example.com")
+            #expect(email?.subject == "Hi Ann")
+            #expect(email?.body == "15% off")
+            #expect(try await client.send(.get, "\(backendless)/messaging/\(id)").json("status") == "published")
+            let unknown = try await client.send(.post, "\(backendless)/emailtemplate/send", json: #"{"template-name":"Nope","addresses":["a@example.com"]}"#)
+            #expect(unknown.json("code") == 24002)
+            let none = try await client.send(.post, "\(backendless)/emailtemplate/send", json: #"{"template-name":"Offer","cc-addresses":["a@example.com"]}"#)
+            #expect(none.json("code") == 5048)
+        }
+    }
 }

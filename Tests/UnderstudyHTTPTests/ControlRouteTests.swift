@@ -135,6 +135,69 @@ struct ControlRouteTests {
         }
     }
 
+    @Test("secrets are redacted by their decoded names, in bodies that do not parse too, OAuth tokens included")
+    func journalRedactsDecodedNames() async throws {
+        try await withServer { _, client in
+            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            let bodies: [(String, String, HTTPFields)] = [
+                (registerPath, #"{"email":"b@example.com","pass\u0077ord":"s3cret-1"}"#, [:]),
+                (registerPath, #"{"email":"c@example.com","\u0070\u0061\u0073\u0073word":"s3cret-2"}"#, [:]),
+                (registerPath, #"{"email":"d@example.com","PASS\u0057ORD":"s3cret-3",}"#, [:]),
+                (registerPath, "\u{FEFF}" + #"{"email":"e@example.com","password":"s3cret-4"}"#, [:]),
+                (registerPath, #"{"email":"f@example.com","password":{"nested":"s3cret-5"}}"#, [:]),
+                (registerPath, #"{"email":"g@example.com","password":7777012345}"#, [:]),
+                (registerPath, #"{'email':'h@example.com','password':'s3cret-6'}"#, [:]),
+                (registerPath, "password: s3cret-7", [.contentType: "text/plain"]),
+                (registerPath, "<user><password>s3cret-8</password></user>", [.contentType: "application/xml"]),
+                ("\(backendless)/users/changepassword/nope", "pass%77ord=s3cret-9&confirm=s3cret-9", form),
+                ("\(backendless)/users/changepassword/nope", "PASSWORD=s3cret-10&%63onfirm=s3cret-10", form),
+                ("\(backendless)/users/social/facebook/login", #"{"accessToken":"s3cret-11"}"#, [:]),
+                ("\(backendless)/users/social/twitter/login", #"{"accessToken":"s3cret-12","accessTokenSecret":"s3cret-13"}"#, [:]),
+                ("\(backendless)/users/oauth/googleplus/login", #"{"access_token":"s3cret-14","refresh_token":"s3cret-15","client_secret":"s3cret-16"}"#, [:]),
+            ]
+            for (path, body, headers) in bodies {
+                _ = try await client.send(.post, path, text: body, headers: headers.isEmpty ? [.contentType: "application/json"] : headers)
+            }
+            _ = try await client.send(.get, "\(backendless)/users/login?login=a&pass%77ord=s3cret-17")
+            _ = try await client.send(.get, "\(backendless)/users/login?login=a&access%5Ftoken=s3cret-18")
+            let journal = try await client.send(.get, "/_understudy/journal")
+            #expect(journal.items("entries").count >= bodies.count + 2)
+            #expect(!journal.text.contains("s3cret"), "\(journal.text)")
+            #expect(!journal.text.contains("7777012345"), "\(journal.text)")
+            #expect(journal.text.contains("b@example.com") && journal.text.contains("e@example.com"), "other fields stay")
+            let tail = try await client.send(.get, "/_understudy/journal/tail")
+            #expect(!tail.text.contains("s3cret"), "\(tail.text)")
+        }
+    }
+
+    @Test("a 405 lists each allowed method once (Kii users/me and users/{user} both answer GET)")
+    func allowListsEachMethodOnce() async throws {
+        try await withServer { _, client in
+            for path in ["\(kii)/users/me", "\(kii)/users/someone", "\(backendless)/users/register", "/_understudy/routes"] {
+                for method in [HTTPRequest.Method.post, .patch, .put, .delete, .get] {
+                    let reply = try await client.send(method, path)
+                    guard reply.status == 405 else { continue }
+                    let allowed = (reply.header("Allow") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                    #expect(!allowed.isEmpty && Set(allowed).count == allowed.count, "\(method) \(path): \(allowed)")
+                }
+            }
+            let me = try await client.send(.put, "\(kii)/users/me")
+            #expect(me.status == 405)
+            #expect(me.header("Allow")?.components(separatedBy: "GET").count == 2, "\(me.header("Allow") ?? "")")
+        }
+    }
+
+    @Test("a numeric Backendless password over HTTP is 3050, the type named, not 3011")
+    func numericPasswordOverHTTP() async throws {
+        try await withServer { _, client in
+            for password in ["123456", "true", "1.5", "-0"] {
+                let reply = try await client.send(.post, registerPath, json: #"{"email":"n@example.com","password":\#(password)}"#)
+                #expect(reply.status == 400)
+                #expect(reply.json("code") == .integer(3050), "\(password): \(reply.text)")
+            }
+        }
+    }
+
     @Test("reset brings back the setup state, keeping the journal unless asked")
     func reset() async throws {
         try await withServer(setup: seededSetup) { _, client in

@@ -63,6 +63,7 @@ struct FaultArgumentsDriftTests {
                 "os": "IOS", "name": "welcome", "values": .object(["name": "Ann"]), "subject": "Hello",
                 "bodyparts": .object(["textmessage": "Hi", "htmlmessage": .null]), "to": .array(["ann@example.com"]),
                 "key": "rest", "role": "Editor", "record": .object(["name": "Jim"]),
+                "envelope": .object(["to": .array(["ann@example.com"]), "unique_emails": true]),
             ]
         case .kii:
             return [

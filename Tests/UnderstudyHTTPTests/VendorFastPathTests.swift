@@ -58,6 +58,30 @@ struct VendorFastPathTests {
         }
     }
 
+    @Test("requests pipelined behind a dropped connection are not run, on either path; the journal shows the drop")
+    func nothingRunsAfterADrop() async throws {
+        // The drop on the event loop's path (a plain fault), and on Hummingbird's (a fault with a Lua predicate).
+        for when in ["", ", when = function() return true end"] {
+            try await withLiveServer { server, client in
+                _ = server.withStage { stage in
+                    stage.session.evaluate(#"understudy.app("backendless").faults.inject{ op = "users.login", drop = true\#(when) }"#, chunkName: "=test")
+                }
+                let port = try #require(client.port)
+                let connection = try #require(RawConnection(port: port))
+                let body = #"{"login":"one@example.com","password":"secret"}"#
+                let login = "POST \(backendless)/users/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                connection.send(register("one@example.com") + login + register("three@example.com") + register("four@example.com") + routes)
+                let replies = await connection.replies(5, within: 2000)
+                #expect(replies.count == 1, "\(replies)")
+                let emails = server.withStage { stage in stage.world.backendless(id: DefaultApps.backendlessAppID)!.allUsers.map { "\($0)" } }
+                #expect(emails.count == 1, "only the request before the drop ran: \(emails)")
+                let journal = server.withStage { $0.world.journal.entries(matching: JournalFilter()) }
+                #expect(journal.map(\.operation) == ["users.register", "users.login"], "\(journal.map(\.operation))")
+                #expect(journal.last?.connectionDropped == true)
+            }
+        }
+    }
+
     @Test("a delay fault holds back the reply and every request pipelined behind it")
     func delayedReplyKeepsOrder() async throws {
         try await withLiveServer { server, client in

@@ -235,6 +235,91 @@ struct ContainmentTests {
         #expect(result.outcome("honest")?.status == .passed, "\(result.outcome("honest")?.message ?? "")")
     }
 
+    @Test("serve stops within seconds of SIGTERM although a 10-minute delay fault holds a reply, and at a second signal at once")
+    func serveStopsDespiteDelay() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for signals in [[SIGTERM], [SIGINT, SIGINT]] {
+            let port = 20_000 + Int(getpid() % 5_000) + Int(signals.count) * 7
+            let process = Process()
+            process.currentDirectoryURL = root
+            process.executableURL = root.appendingPathComponent(".build/debug/understudy")
+            let setup = FileManager.default.temporaryDirectory.appendingPathComponent("delay-\(getpid())-\(signals.count).lua")
+            try #"understudy.backendless().faults.inject{ op = "users.register", delay_ms = 600000 }"#.write(to: setup, atomically: true, encoding: .utf8)
+            process.arguments = ["serve", "--port", "\(port)", "--script", setup.path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+            // a client whose registration is held back by the delay
+            let body = #"{"email":"slow@example.com","password":"secret"}"#
+            let request = "POST /UNDERSTUDY-APP/UNDERSTUDY-REST-KEY/users/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            var sent = false
+            for _ in 0..<100 where !sent {
+                Thread.sleep(forTimeInterval: 0.1)
+                sent = Self.sendOnce(port: port, request)
+            }
+            try #require(sent, "the server did not start")
+            Thread.sleep(forTimeInterval: 0.3)
+            let start = Date()
+            for number in signals { kill(process.processIdentifier, number); Thread.sleep(forTimeInterval: 0.05) }
+            while process.isRunning, Date().timeIntervalSince(start) < 10 { Thread.sleep(forTimeInterval: 0.05) }
+            #expect(!process.isRunning, "still running 10 s after \(signals)")
+            #expect(Date().timeIntervalSince(start) < 4, "\(signals): \(Date().timeIntervalSince(start)) s")
+        }
+    }
+
+    /// Opens a connection to the port and sends `text`, leaving the connection open (leaked on purpose: the test's
+    /// server process ends with it). False when nothing listens yet.
+    static func sendOnce(port: Int, _ text: String) -> Bool {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { return false }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { _ = close(descriptor); return false }
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        return true
+    }
+
+    /// Ways a scenario could reach a metatable the runner shares or sets again, and arm a finalizer through it.
+    static let finalizerAttacks = [
+        #"getmetatable(understudy.backendless()).__gc = DISARM; for i = 1, 20 do understudy.backendless() end"#,
+        #"getmetatable(understudy.kii().users).__gc = DISARM; for i = 1, 20 do understudy.kii() end"#,
+        #"local mt = getmetatable(understudy.backendless().users); rawset(mt, "__gc", DISARM); for i = 1, 20 do understudy.backendless() end"#,
+        #"local mt = getmetatable(understudy); mt.__gc = DISARM; setmetatable(understudy, nil)"#,
+        #"local mt = getmetatable(expect); mt.__gc = DISARM; setmetatable(expect, nil)"#,
+        #"local f = understudy.backendless().faults.inject{ op = "users.login", code = 3000 }; getmetatable(f).__gc = DISARM; for i = 1, 20 do understudy.backendless().faults.inject{ op = "users.login", code = 3000 } end"#,
+        #"local a = understudy.backendless(); local _, e = a.users.login("x", "y"); getmetatable(e).__gc = DISARM"#,
+        #"getmetatable(understudy.backendless()).__index = function() return DISARM end"#,
+    ]
+
+    @Test("a scenario cannot arm a finalizer, or change a shared metatable, that acts in a later scenario", arguments: finalizerAttacks)
+    func noFinalizerThroughSharedTables(attack: String) {
+        let source = """
+            local function DISARM() rawset(expect, "equal", function() end); rawset(_G, "PWNED", true) end
+            scenario("attack", function() \(attack) end)
+            scenario("honest", function()
+              collectgarbage(); collectgarbage()
+              expect.is_nil(PWNED)
+              expect.fails(function() return understudy.backendless().nothing() end, "does not exist")
+              expect.fails(function() return understudy.kii().users.nothing() end, "does not exist")
+              expect.equal(1 + 1, 3)
+            end)
+            """
+        let result = runScenarios(source, limits: limits(memory: 64))
+        #expect(result.outcome("honest")?.status == .failed, "\(attack)")
+        #expect(result.outcome("honest")?.message?.contains("expected 3, got 2") == true, "\(attack): \(result.outcome("honest")?.message ?? "")")
+    }
+
     @Test("an error object's __tostring cannot allocate past the cap")
     func describingIsCapped() {
         let source = #"""

@@ -17,6 +17,7 @@ struct EditorTypesTests {
         "BackendlessChannels": ["backendless.channels"], "BackendlessPush": ["backendless.push"],
         "BackendlessOAuth": ["backendless.oauth"], "BackendlessRoles": ["backendless.roles"],
         "BackendlessData": ["backendless.data"], "BackendlessDataUsers": ["backendless.data.users"],
+        "BackendlessEmail": ["backendless.email"], "BackendlessEmailTemplates": ["backendless.email.templates"],
         "BackendlessPushTemplates": ["backendless.push.templates"],
         "KiiApp": ["kii"], "KiiSettings": ["kii.settings"], "KiiUsers": ["kii.users"],
         "KiiInstallations": ["kii.installations"], "KiiPush": ["kii.push"], "KiiTopics": ["kii.topics"],
@@ -32,6 +33,7 @@ struct EditorTypesTests {
         "KiiMFAGrant", "KiiMqttEndpoint", "KiiTopicACL", "KiiGroupSummary", "KiiGroup", "KiiGroupRequest",
         "KiiSocialAccountRequest",
         "UsersColumn", "DataQuery", "DataRecord", "DataDeletion", "RoleUsersOptions",
+        "EmailTemplateDefinition", "EmailTemplate", "EmailEnvelope", "TemplateSending",
     ]
 
     /// Class name → member names, read from the annotation file: `---@field` lines right after `---@class`, and

@@ -38,6 +38,82 @@ struct HonestMistakeTests {
         #expect(truthiness?.message?.hasPrefix("users.login at line 14 returned ") == true, "\(truthiness?.message ?? "")")
     }
 
+    @Test("a fault predicate that raises inside pcall fails the scenario with the predicate's error, not an unchecked one")
+    func raisingPredicateInsidePcall() {
+        let result = runScenarios("""
+            scenario("pcall", function()
+              local app = understudy.backendless()
+              app.faults.inject{ op = "users.login", code = 3000, when = function(args) return args.login.x.y end }
+              pcall(app.users.login, "nobody@x.io", "wrong")
+            end)
+            scenario("pcall of a helper", function()
+              local app = understudy.backendless()
+              app.faults.inject{ op = "users.login", code = 3000, when = function() error("boom in the predicate") end }
+              local ok, message = pcall(function() return app.users.login("nobody", "wrong") end)
+              expect.falsy(ok)
+              expect.match(message, "boom in the predicate")
+            end)
+            """)
+        let first = result.outcome("pcall")
+        #expect(first?.status == .failed)
+        #expect(first?.message?.contains("the 'when' predicate of a fault on users.login failed") == true, "\(first?.message ?? "")")
+        #expect(first?.message?.contains("nothing checked it") == false, "\(first?.message ?? "")")
+        let second = result.outcome("pcall of a helper")
+        #expect(second?.status == .failed)
+        #expect(second?.message?.contains("boom in the predicate") == true, "\(second?.message ?? "")")
+        #expect(second?.message?.contains("nothing checked it") == false, "\(second?.message ?? "")")
+    }
+
+    @Test("pairs() visits a record's fields, settings, an error's fields and any table in the same order in every state")
+    func pairsOrderIsFixed() {
+        let source = """
+            local function keys(t) local seen = {} for k in pairs(t) do seen[#seen + 1] = k end return seen end
+            local function sorted(list) local copy = { table.unpack(list) } table.sort(copy) return copy end
+            scenario("order", function()
+              local app = understudy.backendless()
+              local user = expect.ok(app.users.register{ email = "o@x.io", password = "p", zeta = 1, alpha = 2, name = "N", mid = true })
+              expect.equal(keys(user), sorted(keys(user)))
+              expect.equal(keys(app.settings), sorted(keys(app.settings)))
+              local _, err = app.users.login("nobody@x.io", "p")
+              expect.equal(keys(err), sorted(keys(err)))
+              local kii = understudy.kii()
+              local kuser = expect.ok(kii.users.register{ username = "orderly", password = "secret1", country = "JP", email = "o@x.io" })
+              expect.equal(keys(kuser), sorted(keys(kuser)))
+              local t = { 10, 20, 30, b = 1, a = 2, [100] = 3, [-1] = 0, [true] = 4, [false] = 5, [2.5] = 6 }
+              local shown = {} for k in pairs(t) do shown[#shown + 1] = tostring(k) end
+              expect.equal(table.concat(shown, " "), "1 2 3 -1 2.5 100 a b false true")
+              local cleared = { a = 1, b = 2, c = 3, d = 4 }
+              local visited = {} for k in pairs(cleared) do visited[#visited + 1] = k; cleared.c = nil end
+              expect.equal(visited, { "a", "b", "d" })
+              print(table.concat(keys(user), ","))
+            end)
+            """
+        var outputs: Set<String> = []
+        for seed in [1, 1, 2, 3] as [UInt64] {
+            let result = runScenarios(source, seed: seed)
+            #expect(result.outcome("order")?.status == .passed, "\(result.outcome("order")?.message ?? "")")
+            outputs.insert(result.outcome("order")?.output ?? "")
+        }
+        #expect(outputs.count == 1, "\(outputs)")
+    }
+
+    @Test("a Backendless password that is not text is 3050 'Password should be string', not 3011 'is required'")
+    func numericPassword() {
+        let result = runScenarios("""
+            scenario("types", function()
+              local app = understudy.backendless()
+              for _, password in ipairs({ 123456, true, 1.5 }) do
+                local _, err = app.users.register{ email = "n@x.io", password = password }
+                expect.equal(err.code, 3050)
+                expect.equal(err.message, "Password should be string")
+              end
+              expect.error(3011, app.users.register{ email = "n@x.io", password = "" })
+              expect.error(3011, app.users.register{ email = "n@x.io" })
+            end)
+            """)
+        #expect(result.outcome("types")?.status == .passed, "\(result.outcome("types")?.message ?? "")")
+    }
+
     @Test("reading a field, expect.*, text or understudy.ignore count as looking at an error")
     func lookedAtErrorsPass() {
         let result = runScenarios("""

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from conftest import BACKENDLESS, KII, KII_AUTH, call, open_page, shot
 
-VIEWS = ["Apps", "Users", "Outbox", "Devices", "OAuth", "Faults", "Journal", "Lua"]
+VIEWS = ["Apps", "Users", "Outbox", "Devices", "OAuth", "Faults", "Journal", "Coverage", "Lua"]
 
 
 def app_card(page, app_id):
@@ -363,3 +363,68 @@ def test_a_lua_error_shows_its_traceback(dashboard):
     expect(traceback).to_contain_text("outer")
     dashboard.problems.clear()  # the browser logs the 400 LUA_ERROR the page just showed
     shot(dashboard.locator("section#lua"), "lua-traceback")
+
+
+def test_the_clock_says_which_mode_runs_and_its_buttons_name_their_app(dashboard):
+    card = app_card(dashboard, "UNDERSTUDY-APP")
+    group = card.get_by_role("group", name="Clock of UNDERSTUDY-APP")
+    expect(group).to_contain_text("Virtual clock (moves only when told)")
+    expect(card.get_by_role("button", name="Advance 1 minute: the clock of UNDERSTUDY-APP", exact=True)).to_have_count(1)
+    expect(card.get_by_role("button", name="Advance the clock of UNDERSTUDY-APP", exact=True)).to_have_count(1)
+
+
+def test_a_real_time_clock_is_shown_as_such_and_moves_by_itself(browser, start_server):
+    base = start_server("--clock", "real", "--clock-start", "2030-01-01T00:00:00Z")
+    for page in open_page(browser, base):
+        card = app_card(page, "UNDERSTUDY-APP")
+        group = card.get_by_role("group", name="Clock of UNDERSTUDY-APP")
+        expect(group).to_contain_text("Real-time clock (serve --clock real)")
+        clock = group.locator("time")
+        expect(clock).to_have_text(re.compile(r"^2030-01-01 00:00:0\dZ$"))
+        # Nobody advances it: a few seconds of real time later it shows a later time.
+        expect(clock).not_to_have_text(re.compile(r"^2030-01-01 00:00:0[0-1]Z$"), timeout=15_000)
+        card.get_by_role("button", name="Advance 1 hour: the clock of UNDERSTUDY-APP").click()
+        expect(clock).to_have_text(re.compile(r"^2030-01-01 01:00:\d\dZ$"))
+        shot(page, "real-time-clock")
+
+
+def test_the_coverage_matrix_shows_how_each_code_was_met_and_what_the_app_did_next(dashboard):
+    call("DELETE", "/_understudy/coverage")
+    call("POST", "/_understudy/faults", {"op": "users.login", "code": 3000, "times": 1, "app": "UNDERSTUDY-APP"})
+    sign_up = {"X-Understudy-Test": "sign-up"}
+    alice = {"email": "alice@example.com", "password": "pw"}
+    call("POST", BACKENDLESS + "/users/register", alice, headers=sign_up)
+    status, reply = call("POST", BACKENDLESS + "/users/register", alice, headers=sign_up)
+    assert status == 400 and reply["code"] == 3033
+    status, reply = call("POST", BACKENDLESS + "/users/login", {"login": "alice@example.com", "password": "pw"}, headers=sign_up)
+    assert reply["code"] == 3000
+    call("POST", BACKENDLESS + "/users/login", {"login": "alice@example.com", "password": "pw"}, headers=sign_up)
+    call("POST", BACKENDLESS + "/users/logn", {}, headers={"X-Understudy-Test": "typo"})
+
+    section = dashboard.locator("section#coverage")
+    matrix = section.get_by_role("table", name="Coverage of UNDERSTUDY-APP (backendless): operations × codes")
+    expect(matrix.get_by_role("cell", name="users.register 3033: real 1")).to_be_visible()
+    expect(matrix.get_by_role("cell", name="users.login 3000: injected 1")).to_be_visible()
+    expect(matrix.get_by_role("cell", name="users.register 3009: never")).to_be_visible()
+    expect(matrix.get_by_role("cell", name="users.register 3033: real 1")).to_have_class("cov-real")
+    expect(matrix.get_by_role("cell", name="users.login 3000: injected 1")).to_have_class("cov-injected")
+
+    reactions = section.get_by_role("table", name="What the app did after each error")
+    expect(reactions.get_by_role("row").filter(has_text="3033")).to_contain_text("users.login ×1")
+    expect(reactions.get_by_role("row").filter(has_text="3000")).to_contain_text("users.login ×1")
+    unmatched = section.get_by_role("table", name="Requests no route answered")
+    expect(unmatched.get_by_role("row").filter(has_text="/users/logn")).to_contain_text("/{appId}/{apiKey}/users/login")
+    shot(section, "coverage")
+
+    # One test's part.
+    section.get_by_role("combobox", name="Test").select_option("typo")
+    expect(section.get_by_role("table", name=re.compile("^Coverage of"))).to_have_count(0)
+    expect(unmatched.get_by_role("row").filter(has_text="/users/logn")).to_be_visible()
+    section.get_by_role("combobox", name="Test").select_option("sign-up")
+    expect(matrix.get_by_role("cell", name="users.register 3033: real 1")).to_be_visible()
+
+    # What fired: the journal names the fault each request met.
+    journal = dashboard.get_by_role("table", name="Journal")
+    expect(journal.get_by_role("row").filter(has_text="3000")).to_contain_text("error (fault 1)")
+    section.get_by_role("button", name="Clear coverage").click()
+    expect(section.get_by_text("No request reached an app yet.")).to_be_visible()

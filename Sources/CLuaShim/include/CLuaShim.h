@@ -171,6 +171,10 @@ static inline void us_insert(lua_State *L, int i) { lua_rotate(L, i, 1); }
 static inline void us_remove(lua_State *L, int i) { lua_rotate(L, i, -1); lua_settop(L, -2); }
 static inline void us_pushglobaltable(lua_State *L) { lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS); }
 
+/// Sets the metatable on top (popped) on the value at `index` after removing its `__gc` field: no metatable
+/// Understudy sets can arm a finalizer, whatever a scenario wrote into it. Allocates nothing.
+void us_setmetatable_unarmed(lua_State *L, int index);
+
 /* Raw table helpers for tables Understudy built itself or reads without metamethods. All are `-` or `m`. */
 /// t[key] = value on top (pops it). Raw: no metamethods.
 void us_rawsetfield(lua_State *L, int table, const char *key, size_t keylen);

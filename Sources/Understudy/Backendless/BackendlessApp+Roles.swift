@@ -143,11 +143,11 @@ extension BackendlessApp {
 
 /// Login by objectId and status changes (contract version 4): calls the vendor allows only with the CloudCode key.
 extension BackendlessApp {
-    /// `users.login_by_id(objectId, key?)`: a session as `users.login` gives. Errors: a fault; 2014 unless the
+    /// `users.login_by_id(objectId, key?)`: a session as `users.login` gives (its performer checks the fault
+    /// first). Errors: a fault; 2014 unless the
     /// CloudCode key; 3034 logins off; 3057 an unknown objectId or a guest's; 3036 locked out; 3090 disabled; 3087
     /// confirmation pending; 3002 / 3044 the multiple-login policy.
     package func loginByID(objectID: String, key: APIKeyKind?) throws(BackendlessError) -> BackendlessSession {
-        try checkFaults(.loginByID, [.string(objectID), Value(key?.rawValue)])
         guard key == .cloudcode else { throw .catalogue(2014) }
         guard settings.logins else { throw .loginsDisabled }
         guard let id = Identifier128(parsing: objectID), let user = users[id], user.status != .guest else {
@@ -158,18 +158,7 @@ extension BackendlessApp {
             user.lockedUntil = nil
             user.failedLogins = 0
         }
-        switch user.status {
-        case .disabled: throw .accountDisabled
-        case .emailConfirmationPending: throw .emailNotConfirmed
-        case .enabled, .guest: break
-        }
-        switch settings.multipleLogins {
-        case .allow: break
-        case .deny: if !user.sessions.isEmpty { throw .alreadyLoggedIn }
-        case .limit(let count): if user.sessions.count >= count { throw .loginLimitReached }
-        }
-        user.lastLogin = clock.milliseconds
-        return openSession(for: user)
+        return try admitLogin(of: user)
     }
 
     /// `users.update_status(objectId, status, key?)`: enables or disables a user (a pending one too: enabling skips

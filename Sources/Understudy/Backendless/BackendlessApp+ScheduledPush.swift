@@ -41,14 +41,12 @@ extension BackendlessApp {
 
     /// `push.message_status`: where a message stands; `unknown` for an id never issued.
     package func messageStatus(_ messageID: String) throws(BackendlessError) -> MessageStatusReport {
-        try checkFaults(.messageStatus, [.string(messageID)])
         return MessageStatusReport(messageID: messageID, status: schedule.messages[messageID]?.status ?? .unknown)
     }
 
     /// `push.cancel`: drops a scheduled message's remaining firings (5040 when there is no such message, it was
     /// cancelled already, or every firing has been delivered).
     package func cancelMessage(_ messageID: String) throws(BackendlessError) {
-        try checkFaults(.cancelMessage, [.string(messageID)])
         guard schedule.cancel(messageID) else { throw .cannotCancelMessage }
     }
 
@@ -75,7 +73,6 @@ extension BackendlessApp {
 
     /// `push.templates`: the templates listed for an os (every one for `ALL` or nil), sorted by name.
     package func listPushTemplates(os: String?) throws(BackendlessError) -> [PushTemplate] {
-        try checkFaults(.pushTemplates, [os.map(Value.string) ?? .null])
         return pushTemplates.values.filter { $0.isListed(for: os) }.sorted { $0.name < $1.name }
     }
 
@@ -119,6 +116,12 @@ extension BackendlessApp {
             outbox.send(Outbox.Email(to: address, subject: subject, kind: .custom, body: text, html: html, sentAt: clock.now))
         }
         let id = nextMessageID()
+        recordPublishedMessage(id, subject: subject)
+        return id
+    }
+
+    /// Keeps a sent email's message id so that `push.status` (`GET messaging/{messageId}`) says `published`.
+    func recordPublishedMessage(_ id: String, subject: String) {
         schedule.add(
             MessageSchedule.Message(
                 channel: nil, message: subject, publication: PushPublication(messageID: id, headers: []), broadcast: nil,
@@ -126,7 +129,6 @@ extension BackendlessApp {
                 repeatExpiresAt: nil
             )
         )
-        return id
     }
 
     // MARK: The clock
@@ -152,9 +154,23 @@ extension BackendlessApp {
         return clock.set(to: seconds)
     }
 
+    package func canMoveClock(to seconds: Double, allow: (_ pushes: Int) -> Bool) -> Bool {
+        guard VirtualClock.accepts(seconds) else { return true }
+        var plan = schedule  // a value: the walk fires nothing in the app's own schedule
+        // Finding a firing's recipients drops the registrations expired by then; a walk that looks ahead must not
+        // drop them before the real move delivers the earlier firings they were live for.
+        let registrations = devices
+        defer { devices = registrations }
+        while let due = plan.nextDue(upTo: seconds), let message = plan.messages[due.id] {
+            guard allow(recipients(of: message, at: due.time).count) else { return false }
+            plan.fired(due.id, at: due.time)
+        }
+        return true
+    }
+
     // MARK: Delivery
 
-    private func nextMessageID() -> String {
+    func nextMessageID() -> String {
         "message:" + messageIDs.nextIdentifier().formatted()
     }
 
@@ -225,7 +241,9 @@ extension BackendlessError {
         entry(cannotCancelMessage,
               when: "push.cancel of an unknown messageId, of a cancelled message, or of one whose every firing was delivered",
               [.cancelMessage]),
-        entry(unknownPushTemplate("%s"), when: "push.with_template with a name no template has", [.pushWithTemplate]),
+        entry(unknownPushTemplate("%s"),
+              when: "push.with_template with a name no template has; email.send_template answers it with `Email Template with name '%s' doesn't exist.`",
+              [.pushWithTemplate, .sendTemplate]),
     ]
 
     private static func entry(

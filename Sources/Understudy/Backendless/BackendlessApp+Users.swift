@@ -73,8 +73,12 @@ extension BackendlessApp {
         // 3043: the same property twice (also differing only in case).
         if Self.hasDuplicateNames(request) { throw .duplicateProperties }
 
-        guard case .string(let password)? = request[named: "password"], !password.isEmpty else {
-            throw .passwordRequired
+        // 3011: no password, or an empty one; 3050: one that is not text (a number, a boolean, a list).
+        let password: String
+        switch request[named: "password"] {
+        case .string(let text)? where !text.isEmpty: password = text
+        case nil, .null?, .string?: throw .passwordRequired
+        default: throw .catalogue(3050)
         }
 
         let identity = settings.identity
@@ -214,12 +218,7 @@ extension BackendlessApp {
     }
 
     func sendConfirmation(to address: String, for user: StoredUser) {
-        outbox.send(
-            Outbox.Email(
-                to: address, subject: "Please confirm your email address", kind: .confirmation, code: nil,
-                link: makeConfirmationLink(for: user), sentAt: clock.now
-            )
-        )
+        outbox.send(confirmationEmail(to: address, for: user, link: makeConfirmationLink(for: user)))
     }
 
     /// Logs in with the identity value and password; returns the session with its token.
@@ -241,6 +240,12 @@ extension BackendlessApp {
             throw .invalidLogin
         }
         user.failedLogins = 0
+        return try admitLogin(of: user)
+    }
+
+    /// The end of every login once the credentials are accepted: 3090 disabled, 3087 confirmation pending, then the
+    /// multiple-login policy (3002 / 3044); then the user's `lastLogin` and a new session.
+    func admitLogin(of user: StoredUser) throws(BackendlessError) -> BackendlessSession {
         switch user.status {
         case .disabled: throw .accountDisabled
         case .emailConfirmationPending: throw .emailNotConfirmed
@@ -278,7 +283,6 @@ extension BackendlessApp {
 
     /// `users.is_valid_token`: whether a token is a live session; an injected fault fails it.
     package func isValidToken(_ token: String) throws(BackendlessError) -> Bool {
-        try checkFaults(.isValidToken, [.string(token)])
         return (try? user(forToken: token)) != nil
     }
 

@@ -33,6 +33,8 @@ package final class BackendlessApp: EmulatedApp {
     var heldColumns: [String: UsersColumn.ColumnType?] = [:]
     /// Custom roles and who holds them (`BackendlessApp+Roles.swift`).
     var roles = RoleDirectory()
+    /// Email templates by name (`BackendlessApp+EmailTemplates.swift`).
+    var emailTemplates: [String: EmailTemplate] = [:]
     /// OAuth provider accounts and the users they registered (`BackendlessApp+OAuth.swift`).
     var oauth = OAuthDirectory()
     /// Push device registrations and channels.
@@ -56,7 +58,7 @@ package final class BackendlessApp: EmulatedApp {
     }
 
     /// The error an injected fault answers with.
-    func failure(for fault: Fault) -> BackendlessError {
+    package func failure(for fault: Fault) -> BackendlessError {
         let code: Int
         switch fault.code {
         case .number(let number)?: code = number
@@ -72,6 +74,7 @@ package final class BackendlessApp: EmulatedApp {
     /// `arguments` are the call's, in the order the operation declares them: a fault's `when(args)` sees them by
     /// their declared names, whether the call came from Lua or over HTTP.
     func checkFaults(_ operation: BackendlessOperation, _ arguments: @autoclosure () -> [Value]) throws(BackendlessError) {
+        if let wait = rateLimitWait() { throw .rateLimited(retryAfter: wait) }
         if let fault = triggerFault(operation.name, arguments: operation.faultArguments(arguments())), fault.code != nil {
             throw failure(for: fault)
         }

@@ -40,7 +40,7 @@ extension BackendlessOperation {
             return declare(
                 lua: "users.register", [.properties("props", optional: true, from: .body, "the new user's properties")],
                 routes: [.post("/users/register", "Register a user (or convert a guest)").resolving("props", .backendlessNewUserProperties)],
-                checks: [.fault, 3038, 3009, 3039, 3043, 3011, 3013, 3078, 3040, 3010, 3012, 3041, 8000, 3033, 3021], result: user
+                checks: [.fault, 3038, 3009, 3039, 3043, 3011, 3050, 3013, 3078, 3040, 3010, 3012, 3041, 8000, 3033, 3021], result: user
             ) { app, a throws(BackendlessError) in .record(try app.register(a.optionalProperties("props"))) }
         case .login:
             return declare(
@@ -85,7 +85,7 @@ extension BackendlessOperation {
             return declare(
                 lua: nil, [.string("token", from: .path("userToken"))],
                 routes: [.get("/users/isvalidusertoken/{userToken}", "Whether a user-token is a live session")], result: .http
-            )
+            ) { app, a throws(BackendlessError) in .value(.bool(try app.isValidToken(a.string("token")))) }
         case .restorePassword:
             return declare(
                 version: 2, lua: "users.restore_password", [.string("identity", from: .path("identity"), "the identity value")],
@@ -240,9 +240,12 @@ extension BackendlessOperation {
         case .cancelMessage:
             return declare(
                 version: 3, lua: "push.cancel", [.string("messageId", from: .path("messageId"))],
-                routes: [.delete("/messaging/{messageId}", "Cancel a scheduled message")],
+                routes: [.delete("/messaging/{messageId}", "Cancel a scheduled message").replying(.backendlessCancelled)],
                 checks: [.fault, 5040], result: .true
-            )
+            ) { app, a throws(BackendlessError) in
+                try app.cancelMessage(a.string("messageId"))
+                return .done
+            }
         case .pushTemplates:
             return declare(
                 version: 3, lua: "push.templates.list",
@@ -252,7 +255,9 @@ extension BackendlessOperation {
                     .get("/messaging/pushtemplates", "Every push template, by name", sources: ["os": .none]),
                 ],
                 result: .value("table<string, PushTemplate>", "templates")
-            )
+            ) { app, a throws(BackendlessError) in
+                .recordsByName(try app.listPushTemplates(os: a.optionalString("os")).map { ($0.name, $0 as any Presentable) })
+            }
         case .pushWithTemplate:
             return declare(
                 version: 3, lua: "push.with_template",
@@ -319,15 +324,18 @@ extension BackendlessOperation {
             )
         case .describeUsers:
             return declare(
-                version: 4, lua: "users.describe", routes: [.get("/users/userclassprops", "The columns of the Users table (password included)")],
+                version: 4, lua: "users.describe",
+                routes: [.get("/users/userclassprops", "The columns of the Users table (password included)").guarded(.liveUserToken)],
                 result: .value("UsersColumn[]", "columns")
-            )
+            ) { app, _ throws(BackendlessError) in .records(app.usersColumns.map { $0 as any Presentable }) }
         case .loginByID:
             return declare(
                 version: 4, lua: "users.login_by_id",
                 [.string("objectId", from: .bodyField("objectId")), key],
                 checks: [.fault, 2014, 3034, 3057, 3036, 3090, 3087, 3002, 3044], result: session
-            )
+            ) { app, a throws(BackendlessError) in
+                .record(try app.loginByID(objectID: a.string("objectId"), key: a.optionalString("key").flatMap(APIKeyKind.init(rawValue:))))
+            }
         case .updateStatus:
             return declare(
                 version: 4, lua: "users.update_status",
@@ -427,11 +435,38 @@ extension BackendlessOperation {
                 ],
                 checks: [.fault, 19000, 1006], result: .value("integer", "count")
             )
+        case .sendTemplate:
+            return declare(
+                version: 4, lua: "email.send_template",
+                [
+                    .string("name", from: .bodyField("template-name"), "the template's name"),
+                    .table(
+                        "envelope", "EmailEnvelope",
+                        fields: [
+                            ArgumentDeclaration("to", .strings, optional: true, from: .bodyField("addresses"), "the recipients"),
+                            ArgumentDeclaration("cc", .strings, optional: true, from: .bodyField("cc-addresses"), "copied onto each email"),
+                            ArgumentDeclaration("bcc", .strings, optional: true, from: .bodyField("bcc-addresses"), "copied onto each email"),
+                            .string("query", optional: true, from: .bodyField("criteria"), "a where clause: the matching users' emails (to is ignored)"),
+                            .boolean("unique_emails", optional: true, from: .bodyField("uniqueEmails"), "one email per address (without case)"),
+                        ],
+                        from: .body
+                    ),
+                    .properties("values", optional: true, from: .bodyField("template-values"), "fill each {var}"),
+                ],
+                routes: [.post("/emailtemplate/send", "Send an email template to addresses or to the users a where clause finds", variant: "scheduled")],
+                checks: [.fault, 24002, 19000, 1006, 5048, 5047], result: .record("TemplateSending", "result")
+            ) { app, a throws(BackendlessError) in
+                .record(
+                    try app.sendTemplate(
+                        name: a.string("name"), envelope: EmailEnvelope(fields: a.fields("envelope") ?? [:]), values: a.optionalProperties("values")
+                    )
+                )
+            }
         case .dataRemove:
             return declare(
                 version: 4, lua: "data.users.remove", [.string("objectId", from: .path("objectId"))],
                 checks: [.fault, 1000], result: .record("DataDeletion", "deletion")
-            )
+            ) { app, a throws(BackendlessError) in .record(try app.dataRemove(a.string("objectId"))) }
         case .verifyPassword:
             return declare(
                 version: 2, lua: nil,
@@ -444,9 +479,12 @@ extension BackendlessOperation {
         case .messageStatus:
             return declare(
                 version: 2, lua: "push.status", [.string("messageId", from: .path("messageId"))],
-                routes: [.get("/messaging/{messageId}", "The status of a published message")],
+                routes: [
+                    .get("/messaging/{messageId}", "The status of a published message").guarded(.liveUserToken)
+                        .replying(.backendlessMessageStatus)
+                ],
                 result: .record("MessageStatus", "status")
-            )
+            ) { app, a throws(BackendlessError) in .record(try app.messageStatus(a.string("messageId"))) }
         }
     }
 }

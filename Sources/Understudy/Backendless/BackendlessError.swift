@@ -6,11 +6,21 @@ package struct BackendlessError: Error, Sendable, Hashable {
     package var message: String
     /// The HTTP status the real service sends with it.
     package var httpStatus: Int
+    /// For a rate-limited call: whole seconds of virtual time until the quota's window ends (`Retry-After`).
+    package var retryAfter: Int?
 
     package init(code: Int, message: String, httpStatus: Int? = nil) {
         self.code = code
         self.message = message
         self.httpStatus = httpStatus ?? Self.defaultStatus(for: code)
+    }
+
+    /// 999: the app's rate limit (`rate_limit` calls per `rate_limit_seconds` of virtual time) is spent. The
+    /// number and wording are Backendless's for its per-plan API-call limit (docs/decisions.md); the status is 429.
+    package static func rateLimited(retryAfter: Int) -> BackendlessError {
+        var error = BackendlessError(code: 999, message: "Cannot process request - request per second limit has been exhausted", httpStatus: 429)
+        error.retryAfter = retryAfter
+        return error
     }
 
     /// 401 for bad credentials and tokens, 403 for a disabled registration, 404 for unknown devices, else 400.

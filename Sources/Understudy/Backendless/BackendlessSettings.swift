@@ -50,6 +50,8 @@ package struct BackendlessSettings: Sendable, Equatable {
     package var cloudCodeKey = "UNDERSTUDY-CLOUDCODE-KEY"
     /// What `restore_password` emails: a link to the change-password page, a temporary password, or nothing (3101).
     package var passwordRecovery: PasswordRecovery = .link
+    /// A request quota on the virtual clock (`rate_limit`, `rate_limit_seconds`); off by default.
+    package var rateLimit = RateLimitSettings()
 
     package init() {}
 
@@ -57,7 +59,7 @@ package struct BackendlessSettings: Sendable, Equatable {
     package static let names = [
         "identity", "registration", "email_confirmation", "dynamic_properties", "properties", "logins",
         "lockout_after", "lockout_minutes", "multiple_logins", "app_id", "api_key", "password_recovery", "cloudcode_key",
-    ]
+    ] + RateLimitSettings.names
 
     /// The setting's current value, or nil for an unknown name.
     package func value(of name: String) -> Value? {
@@ -86,6 +88,7 @@ package struct BackendlessSettings: Sendable, Equatable {
         case "app_id": return .string(appID)
         case "api_key": return .string(apiKey)
         case "password_recovery": return passwordRecovery.value
+        case "rate_limit", "rate_limit_seconds": return rateLimit.value(of: name)
         case "cloudcode_key": return .string(cloudCodeKey)
         default: return nil
         }
@@ -119,7 +122,8 @@ package struct BackendlessSettings: Sendable, Equatable {
         case "api_key": apiKey = try value.nonEmptyString(for: name)
         case "password_recovery": passwordRecovery = try PasswordRecovery(value)
         case "cloudcode_key": cloudCodeKey = try value.nonEmptyString(for: name)
-        default: throw SettingError(unknown: name, known: Self.names)
+        default:
+            guard try rateLimit.set(name, to: value) else { throw SettingError(unknown: name, known: Self.names) }
         }
     }
 

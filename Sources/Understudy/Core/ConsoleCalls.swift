@@ -28,6 +28,8 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
     case pushTemplatesDefine = "push.templates.define"
     case rolesDefine = "roles.define"
     case rolesList = "roles.list"
+    case emailTemplatesDefine = "email.templates.define"
+    case emailTemplatesList = "email.templates.list"
     // Kii, contract v4.
     case groupsCreate = "groups.create"
     case socialAccount = "social.account"
@@ -48,7 +50,9 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
     /// The flavours whose app tables have it (both for a module call).
     package var flavours: [Flavour] {
         switch self {
-        case .channelsList, .channelsDevices, .oauthAccount, .pushTemplatesDefine, .rolesDefine, .rolesList: return [.backendless]
+        case .channelsList, .channelsDevices, .oauthAccount, .pushTemplatesDefine, .rolesDefine, .rolesList, .emailTemplatesDefine,
+            .emailTemplatesList:
+            return [.backendless]
         case .groupsCreate, .socialAccount, .adminToken: return [.kii]
         default: return Flavour.allCases
         }
@@ -200,6 +204,28 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
             return declare(result: .value("string[]", "roles")) { app, _, _ in
                 guard case .backendless(let app) = app.flavoured else { return .value(.array([])) }
                 return .value(.array(app.roleNames.map(Value.string)))
+            }
+        case .emailTemplatesDefine:
+            let fields: [ArgumentDeclaration] = [
+                .string("name", from: .none), .string("subject", from: .none), .string("body", optional: true, from: .none),
+                .string("html", optional: true, from: .none),
+            ]
+            return declare([.table("template", "EmailTemplateDefinition", fields: fields, from: .none, "name, subject, body?, html?")], result: .true) { app, a, _ in
+                guard case .backendless(let app) = app.flavoured, let fields = a.fields("template") else { return .done }
+                app.defineEmailTemplate(
+                    EmailTemplate(
+                        name: fields["name"]?.stringValue ?? "", subject: fields["subject"]?.stringValue ?? "",
+                        body: fields["body"]?.stringValue ?? "", html: fields["html"]?.stringValue
+                    )
+                )
+                return .done
+            }
+        case .emailTemplatesList:
+            return declare(result: .value("table<string, EmailTemplate>", "templates")) { app, _, _ in
+                guard case .backendless(let app) = app.flavoured else { return .value(.object([:])) }
+                var templates: [String: Value] = [:]
+                for template in app.allEmailTemplates { templates[template.name] = template.value }
+                return .value(.object(templates))
             }
         case .moduleBackendless, .moduleKii:
             return declare([ArgumentDeclaration("settings", .any, optional: true, from: .none)],

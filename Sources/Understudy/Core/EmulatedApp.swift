@@ -18,6 +18,9 @@ package protocol EmulatedApp: AnyObject {
     /// thrown. Answers the new time, or nil (the clock unmoved) for a time the clock cannot show.
     @discardableResult
     func moveClock(to seconds: Double, allow: (_ pushes: Int) -> Bool) throws(ClockMoveStopped) -> Double?
+    /// Asks `allow` about each firing a move to `seconds` would do, as `moveClock` would, without doing any:
+    /// false when `allow` refused one. A move of several clocks checks them all first, so a refused move moves none.
+    func canMoveClock(to seconds: Double, allow: (_ pushes: Int) -> Bool) -> Bool
     var outbox: Outbox { get set }
     var faults: FaultInjector { get set }
     /// Where the links in emails and text messages point (the HTTP server sets its own address).
@@ -55,6 +58,8 @@ package protocol NamedSettings: Sendable {
     func value(of name: String) -> Value?
     /// Changes a setting by name, checking the value.
     mutating func set(_ name: String, to value: Value) throws(SettingError)
+    /// The request quota (`rate_limit`, `rate_limit_seconds`).
+    var rateLimit: RateLimitSettings { get }
 }
 
 extension BackendlessSettings: NamedSettings {}
@@ -138,6 +143,8 @@ extension KiiApp {
     package func moveClock(to seconds: Double, allow: (_ pushes: Int) -> Bool) throws(ClockMoveStopped) -> Double? {
         clock.set(to: seconds)
     }
+
+    package func canMoveClock(to seconds: Double, allow: (_ pushes: Int) -> Bool) -> Bool { true }
 }
 
 /// How large the emulator lets one backend grow, so a runaway script cannot exhaust the machine.

@@ -104,3 +104,20 @@ package enum ErrorCatalogue {
         }
     }
 }
+
+extension ErrorCatalogue {
+    /// One flavour's codes with their counts by origin, for the coverage tables and `--codes-json`: every
+    /// catalogued code in the catalogue's order (counted or not), then the counted codes the catalogue does not
+    /// list (an injected 4242, a network outcome such as `connection dropped`), sorted.
+    package static func rows(of flavour: Flavour, counts: [String: [CodeOrigin: Int]]) -> [(code: String, entry: Entry?, counts: [CodeOrigin: Int])] {
+        var rows: [(code: String, entry: Entry?, counts: [CodeOrigin: Int])] = []
+        var seen: Set<String> = []
+        for entry in entries(of: flavour) where seen.insert(entry.code).inserted {
+            rows.append((entry.code, entry, counts[entry.code] ?? [:]))
+        }
+        for code in counts.keys.filter({ !seen.contains($0) }).sorted() {
+            rows.append((code, nil, counts[code] ?? [:]))
+        }
+        return rows
+    }
+}

@@ -3,7 +3,10 @@
 /// JSON object into `[String: Value]`; a `when` predicate is theirs to add (it is a Lua function).
 package enum FaultSpec {
     /// The fields a fault may have, besides `when` (a Lua predicate) and, over HTTP, `app`.
-    package static let fieldNames = ["op", "code", "message", "status", "times", "probability", "delay_ms", "drop"]
+    package static let fieldNames = [
+        "op", "code", "message", "status", "times", "probability", "delay_ms", "drop", "reset", "reply", "after_commit",
+        "from", "until", "for_seconds",
+    ]
 
     /// The fault the fields describe, for an app of `App`'s flavour. An absent field (or JSON null) takes its
     /// default: `times` unlimited, `probability` 1, no delay, no drop.
@@ -17,8 +20,11 @@ package enum FaultSpec {
         guard case .string(let operation) = opValue else {
             throw FaultSpecError("fault.op must be a string, got \(opValue.kindName)")
         }
-        guard App.Operations(rawValue: operation) != nil else {
-            throw FaultSpecError("unknown operation '\(operation)' in fault.op (known: \(known))")
+        guard App.Operations(rawValue: operation) != nil || isWildcard(operation, among: App.operations) else {
+            throw FaultSpecError(
+                "unknown operation '\(operation)' in fault.op (known: \(known); or a wildcard: \"*\" for every operation, "
+                    + "\"users.*\" for those under users.)"
+            )
         }
         var fault = Fault(operation: operation, code: try code(value("code"), flavour: app.flavour))
         if let message = value("message") {
@@ -46,22 +52,104 @@ package enum FaultSpec {
             fault.probability = number
         }
         if let delay = value("delay_ms") {
-            guard case .int(let number) = delay, number >= 0, number <= 600_000 else {
-                throw FaultSpecError("fault.delay_ms must be a whole number of milliseconds from 0 to 600000")
+            try readDelay(delay, into: &fault)
+        }
+        fault.dropConnection = try flag(value("drop"), "drop")
+        fault.resetConnection = try flag(value("reset"), "reset")
+        fault.afterCommit = try flag(value("after_commit"), "after_commit")
+        if let reply = value("reply") {
+            let kinds = ReplyFault.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            guard case .string(let text) = reply, let kind = ReplyFault(rawValue: text) else {
+                throw FaultSpecError("fault.reply must be one of \(kinds), got \(reply.kindName == "string" ? "\"\(reply.stringValue!)\"" : reply.kindName)")
             }
-            fault.delayMilliseconds = Int(number)
+            fault.replyFault = kind
         }
-        if let drop = value("drop") {
-            guard case .bool(let flag) = drop else { throw FaultSpecError("fault.drop must be true or false") }
-            fault.dropConnection = flag
+        fault.from = try time(value("from"), "from")
+        fault.until = try time(value("until"), "until")
+        if let seconds = value("for_seconds") {
+            guard let number = seconds.numberValue, number > 0, number <= VirtualClock.limit else {
+                throw FaultSpecError("fault.for_seconds must be a number of seconds greater than 0")
+            }
+            guard fault.until == nil else { throw FaultSpecError("fault.for_seconds and fault.until cannot both be given") }
+            fault.until = max(fault.from ?? app.clock.now, app.clock.now) + number
         }
-        if fault.code == nil, fault.delayMilliseconds == 0, !fault.dropConnection {
+        if let from = fault.from, let until = fault.until, until <= from {
+            throw FaultSpecError("fault.until (\(until)) must be later than fault.from (\(from))")
+        }
+        try checkCombination(fault)
+        return fault
+    }
+
+    /// `delay_ms`: a whole number of milliseconds, or `{ min, max }` (also `{ min = ..., max = ... }`) drawn for
+    /// each reply from the seeded generator.
+    private static func readDelay(_ delay: Value, into fault: inout Fault) throws(FaultSpecError) {
+        func milliseconds(_ value: Value?) -> Int? {
+            guard case .int(let number)? = value, number >= 0, number <= 600_000 else { return nil }
+            return Int(number)
+        }
+        var bounds: (low: Value?, high: Value?)?
+        switch delay {
+        case .int:
+            if let fixed = milliseconds(delay) {
+                fault.delayMilliseconds = fixed
+                return
+            }
+        case .array(let items) where items.count == 2: bounds = (items[0], items[1])
+        case .object(let fields) where Set(fields.keys) == ["min", "max"]: bounds = (fields["min"], fields["max"])
+        default: break
+        }
+        guard let bounds, let low = milliseconds(bounds.low), let high = milliseconds(bounds.high), low <= high else {
             throw FaultSpecError(
-                "fault.code is required (a Backendless error number or a Kii error code), unless the fault only "
-                    + "delays replies (delay_ms) or drops connections (drop) over HTTP"
+                "fault.delay_ms must be a whole number of milliseconds from 0 to 600000, or { min, max } with 0 <= min <= max <= 600000"
             )
         }
-        return fault
+        fault.delayRange = low...high
+        fault.delayMilliseconds = high
+    }
+
+    private static func flag(_ value: Value?, _ name: String) throws(FaultSpecError) -> Bool {
+        guard let value else { return false }
+        guard case .bool(let flag) = value else { throw FaultSpecError("fault.\(name) must be true or false") }
+        return flag
+    }
+
+    /// `from` / `until`: a virtual time in seconds since the epoch (what `clock.now()` answers).
+    private static func time(_ value: Value?, _ name: String) throws(FaultSpecError) -> Double? {
+        guard let value else { return nil }
+        guard let seconds = value.numberValue, VirtualClock.accepts(seconds) else {
+            throw FaultSpecError("fault.\(name) must be a virtual time in seconds since the epoch (as clock.now() gives), got \(value.kindName)")
+        }
+        return seconds
+    }
+
+    /// The fields that cannot go together, and the one a fault needs.
+    private static func checkCombination(_ fault: Fault) throws(FaultSpecError) {
+        let network = [fault.dropConnection ? "drop" : nil, fault.resetConnection ? "reset" : nil, fault.replyFault.map { _ in "reply" }]
+            .compactMap { $0 }
+        if network.count > 1 {
+            throw FaultSpecError("fault.\(network[0]) and fault.\(network[1]) cannot both be given: the client meets one of them")
+        }
+        if fault.replyFault != nil, fault.code != nil {
+            throw FaultSpecError("fault.reply answers a 200 with a broken body and cannot have a fault.code")
+        }
+        if fault.afterCommit, fault.code == nil, !fault.dropConnection, !fault.resetConnection {
+            throw FaultSpecError("fault.after_commit needs a fault.code to answer (or drop/reset) once the change is made")
+        }
+        if fault.code == nil, fault.delayMilliseconds == 0, network.isEmpty {
+            throw FaultSpecError(
+                "fault.code is required (a Backendless error number or a Kii error code), unless the fault only "
+                    + "delays replies (delay_ms), drops or resets connections (drop, reset) or breaks the reply's body "
+                    + "(reply) over HTTP"
+            )
+        }
+    }
+
+    /// True for `*`, and for `prefix.*` when some operation starts with `prefix.`.
+    static func isWildcard(_ operation: String, among operations: [String]) -> Bool {
+        if operation == "*" { return true }
+        guard operation.hasSuffix(".*"), operation.count > 2 else { return false }
+        let prefix = operation.dropLast()
+        return operations.contains { $0.hasPrefix(prefix) }
     }
 
     /// The error code for a flavour: a Backendless number (a numeric string is read as one) or a Kii errorCode.

@@ -4,14 +4,24 @@ package enum FaultCode: Sendable, Hashable {
     case text(String)
 }
 
-/// A rule that makes matching calls of one operation fail on purpose.
+/// What a reply fault puts in place of the body: the operation ran and the client gets a 200 with this.
+package enum ReplyFault: String, Sendable, CaseIterable {
+    /// No body at all.
+    case empty
+    /// The first half of the real body.
+    case truncated
+    /// Text that is not JSON.
+    case malformed
+}
+
+/// A rule that makes matching calls of one operation (or of several: `users.*`, `*`) fail on purpose.
 package struct Fault {
     /// Decides from the call's arguments whether the fault applies (a Lua `when` predicate, for instance).
     package typealias Condition = (FaultArguments) -> Bool
 
     /// Stable id, for `hits`, `remove` and listing.
     package let id: Int
-    /// The operation name, such as `users.register`.
+    /// The operation name, such as `users.register`; `users.*` for every operation under `users.`, `*` for all.
     package let operation: String
     /// The error it answers with; nil for a fault that only delays the reply or drops the connection (over HTTP)
     /// and lets the call go through.
@@ -28,6 +38,19 @@ package struct Fault {
     package var delayMilliseconds: Int
     /// Over HTTP: close the connection without a reply.
     package var dropConnection: Bool
+    /// Over HTTP: close with a reset (RST) instead of a clean close, without a reply.
+    package var resetConnection = false
+    /// Over HTTP: the operation runs and the client gets a 200 with an empty, truncated or malformed body.
+    package var replyFault: ReplyFault?
+    /// The operation's change is made first; then the error is answered (or the connection dropped).
+    package var afterCommit = false
+    /// The virtual time (seconds since the epoch) from which the fault applies; nil: from the start.
+    package var from: Double?
+    /// The virtual time at which the fault stops applying (the outage ends by itself); nil: never.
+    package var until: Double?
+    /// A delay drawn for each reply from the seeded generator, from `lowerBound` to `upperBound` milliseconds;
+    /// nil: the fixed `delayMilliseconds`.
+    package var delayRange: ClosedRange<Int>?
     /// How many calls it has failed so far.
     package internal(set) var hits: Int = 0
 
@@ -58,6 +81,33 @@ package struct Fault {
         condition = template.condition
         delayMilliseconds = template.delayMilliseconds
         dropConnection = template.dropConnection
+        resetConnection = template.resetConnection
+        replyFault = template.replyFault
+        afterCommit = template.afterCommit
+        from = template.from
+        until = template.until
+        delayRange = template.delayRange
+    }
+
+    /// True when a call of `operation` is one this fault names: the same name, a `prefix.*` it starts with, or `*`.
+    package func covers(_ operation: String) -> Bool {
+        if self.operation == operation || self.operation == "*" { return true }
+        guard self.operation.hasSuffix(".*") else { return false }
+        return operation.hasPrefix(self.operation.dropLast())
+    }
+
+    /// True when the virtual time `now` is inside the fault's window (`from` included, `until` excluded).
+    package func isOpen(at now: Double) -> Bool {
+        (from.map { now >= $0 } ?? true) && (until.map { now < $0 } ?? true)
+    }
+
+    /// What it did to the request, for the journal: `error`, `after_commit`, `drop`, `reset`, `reply:empty`, `delay`.
+    package var effect: String {
+        if resetConnection { return "reset" }
+        if dropConnection { return afterCommit ? "after_commit+drop" : "drop" }
+        if let replyFault { return "reply:" + replyFault.rawValue }
+        if code != nil { return afterCommit ? "after_commit" : "error" }
+        return "delay"
     }
 }
 
@@ -72,6 +122,11 @@ package struct FaultInjector {
     /// The fault that fired last, for the HTTP server's latency and dropped connections. Set it to nil before a
     /// call to see whether that call fired one.
     package var lastFired: Fault?
+    /// The `after_commit` fault that matched the call being made: it fires once the call has made its change
+    /// (`firePendingAfterCommit`). The adapters set it to nil before a call, with `lastFired`.
+    package var pendingAfterCommit: Int?
+    /// The calls counted in the current window of the app's rate limit (`rate_limit`).
+    var rateCounter = RateLimitCounter()
 
     package init(random: SeededGenerator) {
         self.random = random
@@ -126,7 +181,10 @@ package struct FaultInjector {
             guard draw < active[index].probability else { return nil }
         }
         active[index].hits += 1
-        let fired = active[index]
+        var fired = active[index]
+        if let range = fired.delayRange {
+            fired.delayMilliseconds = range.lowerBound + Int(random.next() % UInt64(range.count))
+        }
         lastFired = fired
         if let remaining = fired.remaining {
             if remaining <= 1 {
@@ -141,6 +199,13 @@ package struct FaultInjector {
 }
 
 extension EmulatedApp {
+    /// Counts this call against the app's rate limit (`rate_limit` calls per `rate_limit_seconds`): the whole
+    /// seconds until the window ends (at least 1, the `Retry-After`) when it is past the limit, else nil.
+    package func rateLimitWait() -> Int? {
+        guard let wait = faults.rateCounter.admit(at: clock.now, settings.rateLimit) else { return nil }
+        return max(1, Int(wait.rounded(.up)))
+    }
+
     /// The fault that fails this call of `operation`, if one applies; counts its hit. Faults are tried in the
     /// order they were injected; one without a code (delay or drop only) fires and lets the search go on, so the
     /// result is the first error fault that applies, carrying the delay and drop of those that fired before it,
@@ -155,13 +220,20 @@ extension EmulatedApp {
         // goes on, so a delay never hides an error fault behind it. What fired is combined into one: the error's
         // code, the longest delay, a drop if any asked for one.
         var passing: Fault?
-        for candidate in candidates where candidate.operation == operation && !faults.evaluating.contains(candidate.id) {
+        let now = clock.now
+        for candidate in candidates where candidate.covers(operation) && !faults.evaluating.contains(candidate.id) {
+            guard candidate.isOpen(at: now) else { continue }
             if let condition = candidate.condition {
                 if lazyArguments == nil { lazyArguments = arguments() }
                 faults.evaluating.insert(candidate.id)
                 let applies = condition(lazyArguments!)
                 faults.evaluating.remove(candidate.id)
                 guard applies else { continue }
+            }
+            if candidate.afterCommit {
+                // Fires once the call has made its change (`firePendingAfterCommit`); the first one waits.
+                if faults.pendingAfterCommit == nil { faults.pendingAfterCommit = candidate.id }
+                continue
             }
             guard var fired = faults.fire(candidate.id) else { continue }
             if let earlier = passing {
@@ -173,5 +245,24 @@ extension EmulatedApp {
             passing = fired
         }
         return passing
+    }
+
+    /// Fires the `after_commit` fault the call matched, now that the call has made its change: returns it when
+    /// it fires (the adapter then answers its error, or drops the connection), nil when none waits or the draw
+    /// spared the call. Delays and drops of faults that fired before it are kept.
+    package func firePendingAfterCommit() -> Fault? {
+        guard let id = faults.pendingAfterCommit else { return nil }
+        faults.pendingAfterCommit = nil
+        let earlier = faults.lastFired
+        guard var fired = faults.fire(id) else {
+            faults.lastFired = earlier
+            return nil
+        }
+        if let earlier {
+            fired.delayMilliseconds = max(fired.delayMilliseconds, earlier.delayMilliseconds)
+            fired.dropConnection = fired.dropConnection || earlier.dropConnection
+        }
+        faults.lastFired = fired
+        return fired
     }
 }

@@ -1,19 +1,56 @@
-/// Passwords never leave the request journal (over HTTP, on the dashboard, in Lua): the values of fields whose
-/// name holds "password" (`password`, `newPassword`, `new_password`) or that confirm one (the recovery page's
-/// `confirm`) are replaced by `[redacted]` in JSON bodies, forms, queries and replies.
+/// Secrets never leave the request journal (over HTTP, on the dashboard, in Lua): the values of fields whose
+/// name, once decoded (JSON escapes, percent-encoding), holds "password", "passwd" or "secret", names an OAuth
+/// token (`accessToken`, `access_token`, `refresh_token`, `id_token`), or confirms a password (the recovery page's
+/// `confirm`), are replaced by `[redacted]` in JSON bodies, forms, queries and replies. A body that cannot be
+/// parsed is read leniently (a UTF-8 BOM, a trailing comma: the JSON scan still finds its keys); one where a
+/// secret's word appears but no field could be found to redact is replaced whole.
 package enum JournalRedaction {
     package static let placeholder = "[redacted]"
 
-    /// Whether a field of this name holds a password.
+    /// Whether a field of this name (decoded) holds a secret.
     package static func isSecret(_ name: String) -> Bool {
         // Byte searches: String.contains compares Characters, tens of thousands of instructions a call, and
         // every journaled request asks several times. Only ASCII letters lower-case to these words' letters.
-        contains(name, "password", ignoringCase: true) || (name.utf8.count == 7 && contains(name, "confirm", ignoringCase: true))
+        if contains(name, "password", ignoringCase: true) || contains(name, "passwd", ignoringCase: true)
+            || contains(name, "secret", ignoringCase: true)
+        {
+            return true
+        }
+        if name.utf8.count == 7 && contains(name, "confirm", ignoringCase: true) { return true }
+        guard contains(name, "token", ignoringCase: true) else { return false }
+        let letters = squeezed(name)
+        return contains(letters, "accesstoken", ignoringCase: false) || contains(letters, "refreshtoken", ignoringCase: false)
+            || letters == "idtoken" || letters == "oauthtoken"
     }
 
-    /// Whether `text` may hold a secret at all (the fast path: most requests carry none).
+    /// The name's ASCII letters and digits, lower-cased (`access_token`, `Access-Token` → `accesstoken`).
+    private static func squeezed(_ name: String) -> String {
+        String(decoding: name.utf8.compactMap { byte -> UInt8? in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte | 0x20
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): byte
+            default: nil
+            }
+        }, as: UTF8.self)
+    }
+
+    /// Whether `text` may hold a secret at all (the fast path: most requests carry none). Text with an escape (`\`
+    /// in JSON, `%` in a form) may spell a name in a way the words below do not match: it takes the slow path.
     static func mayHoldSecret(_ text: String) -> Bool {
-        text.utf8.count >= 7 && (contains(text, "password", ignoringCase: true) || contains(text, "confirm", ignoringCase: false))
+        guard text.utf8.count >= 6 else { return false }
+        return text.utf8.contains { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "%") }
+            || hasSecretWord(text) || contains(text, "confirm", ignoringCase: true)
+    }
+
+    /// Whether decoded text holds one of the secrets' words anywhere.
+    private static func hasSecretWord(_ text: String) -> Bool {
+        contains(text, "password", ignoringCase: true) || contains(text, "passwd", ignoringCase: true)
+            || contains(text, "secret", ignoringCase: true)
+            || (contains(text, "token", ignoringCase: true) && {
+                let letters = squeezed(text)
+                return contains(letters, "accesstoken", ignoringCase: false) || contains(letters, "refreshtoken", ignoringCase: false)
+                    || contains(letters, "idtoken", ignoringCase: false) || contains(letters, "oauthtoken", ignoringCase: false)
+            }())
     }
 
     /// Whether `text` holds `word` (lower-case ASCII), byte by byte; `ignoringCase` also matches its capitals.
@@ -45,16 +82,35 @@ package enum JournalRedaction {
     /// The entry with its secrets replaced.
     package static func redact(_ entry: JournalEntry) -> JournalEntry {
         var entry = entry
-        if mayHoldSecret(entry.query) { entry.query = redactForm(entry.query) }
-        if mayHoldSecret(entry.body) {
-            entry.body = entry.json != nil || entry.body.first == "{" || entry.body.first == "["
-                ? redactJSON(entry.body) : redactForm(entry.body)
-        }
+        if mayHoldSecret(entry.query) { entry.query = redactForm(entry.query).text }
+        if mayHoldSecret(entry.body) { entry.body = redactBody(entry.body, parsed: entry.json != nil) }
         if let json = entry.json { entry.json = redact(json) }
-        if mayHoldSecret(entry.reply), entry.reply.first == "{" || entry.reply.first == "[" {
-            entry.reply = redactJSON(entry.reply)
-        }
+        if mayHoldSecret(entry.reply), looksLikeJSON(entry.reply) { entry.reply = redactJSON(entry.reply).text }
         return entry
+    }
+
+    /// A body's text with its secrets replaced: as JSON when it looks like JSON (even one that did not parse), else
+    /// as a form. A body that did not parse as JSON and still shows a secret's word with no field redacted (a
+    /// multipart body, XML, `{password: x}`) is replaced whole.
+    package static func redactBody(_ text: String, parsed: Bool) -> String {
+        let (redacted, found) = looksLikeJSON(text) ? redactJSON(text) : redactForm(text)
+        if parsed || found > 0 { return redacted }
+        return hasSecretWord(decodedForSearch(text)) ? placeholder : redacted
+    }
+
+    /// Whether the text starts (after a UTF-8 byte order mark and white space) with `{` or `[`.
+    static func looksLikeJSON(_ text: String) -> Bool {
+        var bytes = text.utf8[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        let first = bytes.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
+    /// The text with JSON's `\uXXXX` and percent escapes decoded, for looking for words (not for showing).
+    private static func decodedForSearch(_ text: String) -> String {
+        var decoded = Substring(text).replacingPercentEscapesForComparison()
+        if decoded.utf8.contains(UInt8(ascii: "\\")) { decoded = unescapedJSONString(Array(decoded.utf8)[...]) }
+        return decoded
     }
 
     /// A JSON value with its secret fields replaced.
@@ -72,21 +128,84 @@ package enum JournalRedaction {
         }
     }
 
-    /// `a=1&password=x` → `a=1&password=[redacted]`.
-    package static func redactForm(_ text: String) -> String {
-        text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+    /// `a=1&password=x` → `a=1&password=[redacted]` (a key compared once decoded: `pass%77ord`), with the number of
+    /// values replaced.
+    package static func redactForm(_ text: String) -> (text: String, redacted: Int) {
+        var redacted = 0
+        let pairs = text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let key = pair[..<equals].replacingPercentEscapesForComparison()
-            return isSecret(key) ? pair[..<equals] + "=" + placeholder : String(pair)
-        }.joined(separator: "&")
+            guard isSecret(key) else { return String(pair) }
+            redacted += 1
+            return pair[..<equals] + "=" + placeholder
+        }
+        return (pairs.joined(separator: "&"), redacted)
     }
 
-    /// JSON text with the value of every secret key replaced by `"[redacted]"` (the rest as it was, byte for byte).
-    package static func redactJSON(_ text: String) -> String {
+    /// A JSON string's content (between its quotes) with its escapes decoded; invalid escapes are kept as written.
+    static func unescapedJSONString(_ bytes: ArraySlice<UInt8>) -> String {
+        guard bytes.contains(UInt8(ascii: "\\")) else { return String(decoding: bytes, as: UTF8.self) }
+        var scalars = String.UnicodeScalarView()
+        var units: [UInt8] = []
+        func flush() {
+            if !units.isEmpty { scalars.append(contentsOf: String(decoding: units, as: UTF8.self).unicodeScalars); units.removeAll() }
+        }
+        var index = bytes.startIndex
+        func hex4(_ at: Int) -> UInt32? {
+            guard at + 4 <= bytes.endIndex else { return nil }
+            return UInt32(String(decoding: bytes[at..<(at + 4)], as: UTF8.self), radix: 16)
+        }
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\\"), index + 1 < bytes.endIndex else {
+                units.append(byte)
+                index += 1
+                continue
+            }
+            let escaped = bytes[index + 1]
+            let simple: UInt8? = switch escaped {
+            case UInt8(ascii: "n"): 0x0A
+            case UInt8(ascii: "t"): 0x09
+            case UInt8(ascii: "r"): 0x0D
+            case UInt8(ascii: "b"): 0x08
+            case UInt8(ascii: "f"): 0x0C
+            case UInt8(ascii: "u"): nil
+            default: escaped
+            }
+            if let simple {
+                units.append(simple)
+                index += 2
+                continue
+            }
+            guard var code = hex4(index + 2) else {
+                units.append(byte)
+                index += 1
+                continue
+            }
+            index += 6
+            if (0xD800..<0xDC00).contains(code), index + 1 < bytes.endIndex, bytes[index] == UInt8(ascii: "\\"),
+                bytes[index + 1] == UInt8(ascii: "u"), let low = hex4(index + 2), (0xDC00..<0xE000).contains(low)
+            {
+                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                index += 6
+            }
+            flush()
+            scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+        }
+        flush()
+        return String(scalars)
+    }
+
+    /// JSON text with the value of every secret key replaced by `"[redacted]"` (the rest as it was, byte for byte),
+    /// with the number of values replaced. Read as tokens, so text that is not quite JSON (a byte order mark, a
+    /// trailing comma, a body cut at the journal's limit) is redacted too; a key is compared once its escapes are
+    /// decoded (`"pass\u0077ord"`), and a secret's value is replaced whatever it is (a string, a number, an object).
+    package static func redactJSON(_ text: String) -> (text: String, redacted: Int) {
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = 0
+        var redacted = 0
         /// The end (exclusive) of the string token starting at `start` (a quote).
         func stringEnd(_ start: Int) -> Int {
             var position = start + 1
@@ -102,14 +221,23 @@ package enum JournalRedaction {
             while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
             return position
         }
-        /// The end of the value starting at `start`: a string, or a scalar up to `,` `}` `]`; nested values are
-        /// left alone (their own keys are redacted as the scan reaches them).
-        func scalarEnd(_ start: Int) -> Int? {
-            guard start < bytes.count else { return nil }
+        /// The end of the value starting at `start`: a string, an object or array up to its closing bracket, or
+        /// a scalar up to `,` `}` `]`.
+        func valueEnd(_ start: Int) -> Int {
+            guard start < bytes.count else { return start }
             if bytes[start] == UInt8(ascii: "\"") { return stringEnd(start) }
-            if bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") { return nil }
+            var depth = 0
             var position = start
-            while position < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].contains(bytes[position]) {
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\"") { position = stringEnd(position); continue }
+                if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth += 1 }
+                if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                    if depth == 0 { return position }
+                    depth -= 1
+                    if depth == 0 { return position + 1 }
+                }
+                if byte == UInt8(ascii: ","), depth == 0 { return position }
                 position += 1
             }
             return position
@@ -124,21 +252,21 @@ package enum JournalRedaction {
             out.append(contentsOf: bytes[index..<end])
             let colon = skipSpace(end)
             if colon < bytes.count, bytes[colon] == UInt8(ascii: ":"),
-                isSecret(String(decoding: bytes[(index + 1)..<max(index + 1, end - 1)], as: UTF8.self))
+                isSecret(unescapedJSONString(bytes[(index + 1)..<max(index + 1, end - 1)]))
             {
                 let valueStart = skipSpace(colon + 1)
-                if let valueEnd = scalarEnd(valueStart), valueStart < bytes.count,
-                    !bytes[valueStart...].starts(with: Array("null".utf8))
-                {
+                let valueEnd = valueEnd(valueStart)
+                if valueStart < valueEnd, !bytes[valueStart..<valueEnd].elementsEqual("null".utf8) {
                     out.append(contentsOf: bytes[end..<valueStart])
                     out.append(contentsOf: Array("\"\(placeholder)\"".utf8))
+                    redacted += 1
                     index = valueEnd
                     continue
                 }
             }
             index = end
         }
-        return String(decoding: out, as: UTF8.self)
+        return (String(decoding: out, as: UTF8.self), redacted)
     }
 }
 

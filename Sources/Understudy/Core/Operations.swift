@@ -69,6 +69,7 @@ package enum BackendlessOperation: String, Operation {
     case dataFindByID = "data.find_by_id"
     case dataCount = "data.count"
     case dataRemove = "data.remove"
+    case sendTemplate = "email.send_template"
 }
 
 /// The operations of a Kii app, named as `app.faults.inject{ op = ... }` names them.

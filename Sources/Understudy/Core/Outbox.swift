@@ -16,6 +16,8 @@ package struct Outbox: Sendable {
             case passwordResetDone = "password_reset_done"
             /// Backendless: an email the app sent through the email API (`POST messaging/email`).
             case custom
+            /// Backendless: an email made from an email template (`email.send_template`, contract version 4).
+            case template
         }
         package var to: String
         package var subject: String
@@ -29,11 +31,21 @@ package struct Outbox: Sendable {
         package var html: String?
         /// Seconds on the virtual clock when it was sent.
         package var sentAt: Double
+        /// A `template` email's template name, copies and message id (contract version 4).
+        package var template: String?
+        package var cc: [String]?
+        package var bcc: [String]?
+        package var messageID: String?
 
         package init(
             to: String, subject: String, kind: Kind, code: String? = nil, link: String? = nil, password: String? = nil,
-            body: String? = nil, html: String? = nil, sentAt: Double
+            body: String? = nil, html: String? = nil, sentAt: Double, template: String? = nil, cc: [String]? = nil,
+            bcc: [String]? = nil, messageID: String? = nil
         ) {
+            self.template = template
+            self.cc = cc
+            self.bcc = bcc
+            self.messageID = messageID
             self.to = to
             self.subject = subject
             self.kind = kind

@@ -122,6 +122,10 @@ extension Outbox.Email: OutboxItem {
         if let password { writer.write("password", password) }
         if let body { writer.write("body", body) }
         if let html { writer.write("html", html) }
+        if let template { writer.write("template", template) }
+        if let cc { writer.write("cc", strings: cc) }
+        if let bcc { writer.write("bcc", strings: bcc) }
+        if let messageID { writer.write("messageId", messageID) }
     }
 }
 

@@ -92,7 +92,7 @@ extension KiiSession: Presentable {
 
 extension JournalEntry: Presentable {
     /// `{ seq, method, path, query, flavour, app_id, op, body, json, status, code, time, delay_ms,
-    /// connection_dropped }`; absent values are null.
+    /// connection_dropped, test, fault }`; absent values are null; `fault` is `{ id, effect }`.
     package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("seq", Int64(sequence))
         writer.write("method", method)
@@ -108,12 +108,21 @@ extension JournalEntry: Presentable {
         writer.write("time", time)
         writer.write("delay_ms", Int64(delayMilliseconds))
         writer.write("connection_dropped", connectionDropped)
+        writer.write("test", test)
+        if let fault {
+            var mark: [String: Value] = ["effect": .string(fault.effect)]
+            if let id = fault.id { mark["id"] = .int(Int64(id)) }
+            writer.write("fault", value: .object(mark))
+        } else {
+            writer.write("fault", null: ())
+        }
     }
 }
 
 extension Fault: Presentable {
-    /// `{ id, op, code, message, status, hits, remaining, probability, delay_ms, drop, conditional }`;
-    /// `conditional` is true for a fault with a `when` predicate.
+    /// `{ id, op, code, message, status, hits, remaining, probability, delay_ms, drop, reset, reply, after_commit,
+    /// from, until, conditional }`; `delay_ms` is `{ min, max }` for a drawn delay; `conditional` is true for a
+    /// fault with a `when` predicate.
     package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("id", Int64(id))
         writer.write("op", operation)
@@ -127,8 +136,17 @@ extension Fault: Presentable {
         writer.write("hits", Int64(hits))
         writer.write("remaining", remaining.map(Int64.init))
         writer.write("probability", probability)
-        writer.write("delay_ms", Int64(delayMilliseconds))
+        if let delayRange {
+            writer.write("delay_ms", value: .array([.int(Int64(delayRange.lowerBound)), .int(Int64(delayRange.upperBound))]))
+        } else {
+            writer.write("delay_ms", Int64(delayMilliseconds))
+        }
         writer.write("drop", dropConnection)
+        writer.write("reset", resetConnection)
+        writer.write("reply", replyFault?.rawValue)
+        writer.write("after_commit", afterCommit)
+        writer.write("from", from)
+        writer.write("until", until)
         writer.write("conditional", condition != nil)
     }
 }
@@ -140,6 +158,7 @@ extension BackendlessError: Presentable {
     package func present<Writer: RecordWriter>(to writer: inout Writer) {
         writer.write("code", Int64(code))
         writer.write("message", message)
+        if let retryAfter { writer.write("retry_after", Int64(retryAfter)) }
     }
 }
 
@@ -152,5 +171,6 @@ extension KiiError: Presentable {
         writer.write("message", message)
         if let field { writer.write("field", field) }
         if let value { writer.write("value", value) }
+        if let retryAfter { writer.write("retry_after", Int64(retryAfter)) }
     }
 }

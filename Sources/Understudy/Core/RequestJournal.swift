@@ -30,6 +30,10 @@ package struct JournalEntry: Sendable, Hashable {
     package var reply: String = ""
     /// Wall-clock milliseconds the server took to answer, injected delay excluded (display only).
     package var durationMilliseconds: Double = 0
+    /// The app's test that sent it (the `X-Understudy-Test` header); nil when it named none.
+    package var test: String?
+    /// The injected fault that changed the answer (the last, when several fired), and what it did.
+    package var fault: FaultMark?
 
     package init(
         method: String, path: String, query: String = "", flavour: String? = nil, appID: String? = nil,
@@ -53,6 +57,19 @@ package struct JournalEntry: Sendable, Hashable {
     }
 }
 
+/// Which fault changed a request's answer, and how (`Fault.effect`: `error`, `after_commit`, `drop`, `reset`,
+/// `reply:empty`, `delay`, ...; `rate_limit` for the app's request quota).
+package struct FaultMark: Sendable, Hashable {
+    /// The fault's id; nil for the rate limit, which is a setting.
+    package var id: Int?
+    package var effect: String
+
+    package init(id: Int?, effect: String) {
+        self.id = id
+        self.effect = effect
+    }
+}
+
 /// Which entries to read: every field that is set must match.
 package struct JournalFilter: Sendable, Hashable {
     package var method: String?
@@ -62,12 +79,14 @@ package struct JournalFilter: Sendable, Hashable {
     package var appID: String?
     package var status: Int?
     package var code: Value?
+    /// The `X-Understudy-Test` name.
+    package var test: String?
     /// Only the last `limit` matches.
     package var limit: Int?
 
     package init(
         method: String? = nil, path: String? = nil, operation: String? = nil, appID: String? = nil, status: Int? = nil,
-        code: Value? = nil, limit: Int? = nil
+        code: Value? = nil, test: String? = nil, limit: Int? = nil
     ) {
         self.method = method
         self.path = path
@@ -75,6 +94,7 @@ package struct JournalFilter: Sendable, Hashable {
         self.appID = appID
         self.status = status
         self.code = code
+        self.test = test
         self.limit = limit
     }
 
@@ -118,11 +138,13 @@ package struct JournalRecord {
     /// The reply body as it was sent.
     package var reply: [UInt8]
     package var durationMilliseconds: Double
+    package var test: String?
+    package var fault: FaultMark?
 
     package init(
         method: String, path: String, query: String, flavour: String?, appID: String?, operation: String?,
         body: [UInt8], bodyIsJSON: Bool, status: Int, code: Value?, time: Double, delayMilliseconds: Int,
-        connectionDropped: Bool, reply: [UInt8], durationMilliseconds: Double
+        connectionDropped: Bool, reply: [UInt8], durationMilliseconds: Double, test: String? = nil, fault: FaultMark? = nil
     ) {
         self.method = method
         self.path = path
@@ -139,6 +161,8 @@ package struct JournalRecord {
         self.connectionDropped = connectionDropped
         self.reply = reply
         self.durationMilliseconds = durationMilliseconds
+        self.test = test
+        self.fault = fault
     }
 }
 
@@ -191,6 +215,8 @@ package struct RequestJournal: Sendable {
         entry.sequence = stored.sequence
         entry.reply = stored.text(.reply)
         entry.durationMilliseconds = stored.durationMilliseconds
+        entry.test = stored.test
+        entry.fault = stored.fault
         return JournalRedaction.redact(entry)
     }
 
@@ -209,7 +235,7 @@ package struct RequestJournal: Sendable {
             operation: entry.operation, body: Array(entry.body.utf8), bodyIsJSON: false, status: entry.status,
             code: entry.code, time: entry.time, delayMilliseconds: entry.delayMilliseconds,
             connectionDropped: entry.connectionDropped, reply: Array(entry.reply.utf8),
-            durationMilliseconds: entry.durationMilliseconds
+            durationMilliseconds: entry.durationMilliseconds, test: entry.test, fault: entry.fault
         )
         var stored = StoredEntry(record, sequence: takeSequence())
         stored.json = entry.json
@@ -317,6 +343,8 @@ private struct StoredEntry {
     var delayMilliseconds: Int
     var connectionDropped: Bool
     var durationMilliseconds: Double
+    var test: String?
+    var fault: FaultMark?
     var bodyIsJSON: Bool
     /// Set only for entries recorded as `JournalEntry` (their JSON as given).
     var json: Value?
@@ -340,6 +368,8 @@ private struct StoredEntry {
         delayMilliseconds = record.delayMilliseconds
         connectionDropped = record.connectionDropped
         durationMilliseconds = record.durationMilliseconds
+        test = record.test
+        fault = record.fault
         bodyCut = record.body.count > RequestJournal.bodyLimit
         replyCut = record.reply.count > RequestJournal.bodyLimit
         bodyIsJSON = record.bodyIsJSON && !bodyCut
@@ -394,6 +424,7 @@ private struct StoredEntry {
         if let appID = filter.appID, appID != self.appID { return false }
         if let status = filter.status, status != self.status { return false }
         if let code = filter.code, !JournalFilter.sameCode(code, self.code) { return false }
+        if let test = filter.test, test != self.test { return false }
         return true
     }
 }

@@ -6,10 +6,12 @@ package final class ServedWorld {
     package private(set) var apps: [any EmulatedApp] = []
     /// The requests the server answered.
     package var journal: RequestJournal
+    /// What the app under test met, per app, operation and test (`GET /_understudy/coverage`).
+    package var coverage = CoverageTally()
     /// Where the links in emails and text messages point: the server's own address.
     package let linkBase: String
     /// Where the clock of every app added starts (seconds since the epoch); nil: `VirtualClock.start`.
-    package let clockStart: Double?
+    package private(set) var clockStart: Double?
     /// Where the MQTT broker listens: every Kii app added reports it in `installations.mqtt_endpoint`.
     package var mqttBroker = MqttBrokerAddress.standard
     /// The broker every Kii app added delivers its MQTT pushes to; nil: none.
@@ -35,12 +37,24 @@ package final class ServedWorld {
         return apps.count - 1
     }
 
+    /// Moves where the clock of an app added from now on starts (a real-time clock's start follows the time).
+    package func moveClockStart(by seconds: Double) {
+        if let start = clockStart, VirtualClock.accepts(start + seconds) { clockStart = start + seconds }
+    }
+
     /// What the apps hold (`EmulatedApp.heldBytes`; the journal apart) and the MQTT broker's connections and
     /// queued bytes: what `--max-memory` bounds under `serve`.
     package var appBytes: Int {
         var total = mqttDeliveries?.heldBytes ?? 0
         for app in apps { total += app.heldBytes }
         return total
+    }
+
+    /// Serves `replacement` as it is (clocks and links untouched: `replaceApps(with:)`); answers the apps it had.
+    func swapApps(_ replacement: [any EmulatedApp]) -> [any EmulatedApp] {
+        var replaced = replacement
+        swap(&replaced, &apps)
+        return replaced
     }
 
     /// Forgets every app (the journal stays).

@@ -75,6 +75,15 @@ package struct ShardedDictionary<Key: ShardKey, Value> {
         }
     }
 
+    /// The same keys with transformed values. Each shard keeps its layout (`Dictionary.mapValues` rehashes
+    /// nothing), so copying a table this way costs one `transform` per entry.
+    package func mapValues<NewValue>(_ transform: (Value) throws -> NewValue) rethrows -> ShardedDictionary<Key, NewValue> {
+        var mapped = ShardedDictionary<Key, NewValue>()
+        mapped.shards = try shards.map { try $0.mapValues(transform) }
+        mapped.count = count
+        return mapped
+    }
+
     /// Every value, in no particular order.
     package var values: some Sequence<Value> { shards.lazy.flatMap(\.values) }
 

@@ -44,9 +44,6 @@ extension KiiApp {
 
     /// `lookup` for any reader (the HTTP adapter's administrator by credentials and anonymous app too).
     package func lookup(identifier: String, viewer: KiiViewer) throws(KiiError) -> KiiUserView {
-        let token: Value
-        if case .token(let text) = viewer { token = .string(text) } else { token = .null }
-        try checkFaults(.lookup, [.string(identifier), token])
         var readerID: String?
         var administrator = false
         switch viewer {

@@ -51,7 +51,7 @@ extension KiiApp {
 
     /// The fields checked by the update rules, after refusing identifiers, the password and reserved names.
     private func pseudoFields(_ fields: [Property], for user: KiiUser) throws(KiiError) -> KiiProfileChange {
-        for field in fields where field.value != .null {
+        for field in fields where field.value != .null && !KiiProfileChange.isEchoedRecordField(field, of: user) {
             if let reason = Self.refusedPseudoField(field.name) { throw .pseudoField(field.name, reason) }
         }
         return try KiiProfileChange(fields, for: user)

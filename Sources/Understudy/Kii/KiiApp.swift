@@ -82,6 +82,7 @@ package final class KiiApp: EmulatedApp {
     /// `arguments` are the call's, in the order the operation declares them: a fault's `when(args)` sees them by
     /// their declared names, whether the call came from Lua or over HTTP.
     func checkFaults(_ operation: KiiOperation, _ arguments: @autoclosure () -> [Value]) throws(KiiError) {
+        if let wait = rateLimitWait() { throw .tooManyRequests(retryAfter: wait) }
         if let fault = triggerFault(operation.name, arguments: operation.faultArguments(arguments())), fault.code != nil {
             throw KiiError(fault: fault)
         }

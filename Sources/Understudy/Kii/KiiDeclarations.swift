@@ -137,9 +137,17 @@ extension KiiOperation {
                     .string("identifier", from: .path("user"), "a userID, LOGIN_NAME:/EMAIL:/PHONE: forms, a username, email or +phone"),
                     .string("token", from: .header("Authorization"), "an access token: the user's, another user's or an administrator's"),
                 ],
-                routes: [.get("/users/{user}", "A user's record: full for its own token and the administrator, else {userID, loginName?, displayName?}")],
+                routes: [
+                    .get("/users/{user}", "A user's record: full for its own token and the administrator, else {userID, loginName?, displayName?}")
+                        .resolving("identifier", .kiiAnyUser).resolving("token", .bearerTokenIfAny).replying(.kiiUserView)
+                ],
                 checks: checks("UNAUTHORIZED", "WRONG_TOKEN", "USER_NOT_FOUND"), result: .record("KiiUser", "user")
-            )
+            ) { app, a throws(KiiError) in
+                // Over HTTP app credentials send no token: an anonymous app (the presenter shows the administrator
+                // by its credentials the full record).
+                let viewer = a.optionalString("token").map(KiiViewer.token) ?? .anonymous
+                return .record(try app.lookup(identifier: a.string("identifier"), viewer: viewer))
+            }
         case .loginSocial, .linkSocial, .unlinkSocial:
             let provider = ArgumentDeclaration.string(
                 "provider", from: .path("provider"), "facebook, twitter, google, qq or renren (without case)"
@@ -344,9 +352,15 @@ extension KiiOperation {
         case .unregisterInstallation:
             return declare(
                 version: 2, lua: "installations.unregister", [installationID],
-                routes: [.delete("/installations/{installation}", "Delete an installation by id, or by {deviceType}:{registrationID} (204)")],
+                routes: [
+                    .delete("/installations/{installation}", "Delete an installation by id, or by {deviceType}:{registrationID} (204)")
+                        .resolving("installationID", .kiiInstallation).replying(.status(204))
+                ],
                 checks: checks("INSTALLATION_NOT_FOUND"), result: .true
-            )
+            ) { app, a throws(KiiError) in
+                try app.unregisterInstallation(id: a.string("installationID"))
+                return .done
+            }
         case .sendToUser:
             return declare(
                 version: 2, lua: "push.send_to_user",
@@ -495,15 +509,21 @@ extension KiiOperation {
         case .mqttEndpoint:
             return declare(
                 version: 4, lua: "installations.mqtt_endpoint", [installationID],
-                routes: [.get("/installations/{installation}/mqtt-endpoint", "The installation's MQTT broker endpoint (200, header X-MQTT-TTL): owner's token or the administrator")],
+                routes: [
+                    .get("/installations/{installation}/mqtt-endpoint", "The installation's MQTT broker endpoint (200, header X-MQTT-TTL): owner's token or the administrator")
+                        .resolving("installationID", .kiiInstallation).replying(.kiiMqttEndpoint)
+                ],
                 checks: checks("INSTALLATION_NOT_FOUND", "MQTT_ENDPOINT_NOT_FOUND"), result: .record("KiiMqttEndpoint", "endpoint")
-            )
+            ) { app, a throws(KiiError) in .record(try app.mqttEndpoint(installationID: a.string("installationID"))) }
         case .topicACL:
             return declare(
                 version: 4, lua: "topics.acl", [topicID, owner],
-                routes: RouteDeclaration.scoped(topicScopes, .get(topicPath + "/acl", "The topic's ACL: {\"SUBSCRIBE_TO_TOPIC\": [{\"userID\"}|{\"groupID\"}|{\"thingID\"}], \"SEND_MESSAGE_TO_TOPIC\": [...]}")),
+                routes: topics(
+                    RouteDeclaration.scoped(topicScopes, .get(topicPath + "/acl", "The topic's ACL: {\"SUBSCRIBE_TO_TOPIC\": [{\"userID\"}|{\"groupID\"}|{\"thingID\"}], \"SEND_MESSAGE_TO_TOPIC\": [...]}")),
+                    mustOwn: "read the topic's ACL", reply: .kiiTopicACL
+                ),
                 checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND"), result: .record("KiiTopicACL", "acl")
-            )
+            ) { app, a throws(KiiError) in .record(try app.topicACL(topicID: a.string("topicID"), owner: a.optionalString("owner"))) }
         case .grantTopic, .revokeTopic:
             let grant = self == .grantTopic
             let path = topicPath + "/acl/{action}/{subject}"
@@ -515,32 +535,51 @@ extension KiiOperation {
                     .string("subject", from: .path("subject"), "UserID:{id}, GroupID:{id}, ThingID:{id}, UserID:ANY_AUTHENTICATED_USER"),
                     owner,
                 ],
-                routes: RouteDeclaration.scoped(
-                    topicScopes,
-                    grant
-                        ? RouteDeclaration(.put, path, .none, "Grant the subject the action on the topic (204)")
-                        : .delete(path, "Revoke the subject's action on the topic (204)")
+                routes: topics(
+                    RouteDeclaration.scoped(
+                        topicScopes,
+                        grant
+                            ? RouteDeclaration(.put, path, .none, "Grant the subject the action on the topic (204)")
+                            : .delete(path, "Revoke the subject's action on the topic (204)")
+                    ),
+                    mustOwn: "change the topic's ACL"
                 ),
                 checks: grant
                     ? checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND", "INVALID_INPUT_DATA", "USER_NOT_FOUND", "GROUP_NOT_FOUND", "ACL_ALREADY_EXISTS")
                     : checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND", "INVALID_INPUT_DATA", "ACL_NOT_FOUND"),
                 result: .true
-            )
+            ) { app, a throws(KiiError) in
+                // Lua refuses another action as misuse (`oneOf`); over HTTP the path's is 400 naming `action`.
+                let name = a.string("action")
+                guard let action = KiiTopicAction(rawValue: name) else {
+                    throw .invalidInput(
+                        field: "action", value: String(name.prefix(64)),
+                        message: "action must be SUBSCRIBE_TO_TOPIC or SEND_MESSAGE_TO_TOPIC, got \(name.prefix(64))"
+                    )
+                }
+                let (topicID, subject, owner) = (a.string("topicID"), a.string("subject"), a.optionalString("owner"))
+                if grant {
+                    try app.grantTopic(topicID: topicID, action: action, subject: subject, owner: owner)
+                } else {
+                    try app.revokeTopic(topicID: topicID, action: action, subject: subject, owner: owner)
+                }
+                return .done
+            }
         case .groupsMemberOf:
             return declare(
                 version: 4, lua: "groups.member_of",
                 [.string("userID", from: .query("is_member"), "the member (GET groups?owner= lists the groups a user owns: groups.owned_by)")],
                 routes: [
-                    .get("/groups", "The groups of ?is_member={userID} (or ?owner={userID}): {\"groups\": [{\"groupID\", \"name\", \"owner\"}]}"),
-                    .get("/groups/", "The same (the JavaScript SDK's path)"),
-                ],
+                    RouteDeclaration.get("/groups", "The groups of ?is_member={userID} (or ?owner={userID}): {\"groups\": [{\"groupID\", \"name\", \"owner\"}]}"),
+                    RouteDeclaration.get("/groups/", "The same (the JavaScript SDK's path)"),
+                ].map { $0.resolving("userID", ArgumentResolver.kiiOwnUserID).replying(ReplyPresenter.kiiGroupList) },
                 checks: checks("USER_NOT_FOUND"), result: .value("KiiGroupSummary[]", "groups")
-            )
+            ) { app, a throws(KiiError) in .records(try app.groupsMemberOf(userID: a.string("userID")).map { $0 as any Presentable }) }
         case .groupsOwnedBy:
             return declare(
                 version: 4, lua: "groups.owned_by", [.string("userID", from: .query("owner"), "the owner")],
                 checks: checks("USER_NOT_FOUND"), result: .value("KiiGroupSummary[]", "groups")
-            )
+            ) { app, a throws(KiiError) in .records(try app.groupsOwnedBy(userID: a.string("userID")).map { $0 as any Presentable }) }
         }
     }
 }

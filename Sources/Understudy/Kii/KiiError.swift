@@ -11,6 +11,8 @@ package struct KiiError: Error, Sendable, Hashable {
     package var field: String?
     /// The offending value, where the service reports it.
     package var value: String?
+    /// For a rate-limited call: whole seconds of virtual time until the quota's window ends (`Retry-After`).
+    package var retryAfter: Int?
 
     /// An error with every part given.
     package init(status: Int, code: String, message: String, field: String? = nil, value: String? = nil) {
@@ -19,6 +21,14 @@ package struct KiiError: Error, Sendable, Hashable {
         self.message = message
         self.field = field
         self.value = value
+    }
+
+    /// 429 `TOO_MANY_REQUESTS`: the app's rate limit (`rate_limit` calls per `rate_limit_seconds` of virtual
+    /// time) is spent.
+    package static func tooManyRequests(retryAfter: Int) -> KiiError {
+        var error = KiiError(status: 429, code: "TOO_MANY_REQUESTS", message: "Too many requests: the app's rate limit is reached")
+        error.retryAfter = retryAfter
+        return error
     }
 
     /// The error an injected fault answers with: its status (400 when none), its code as text, its message.

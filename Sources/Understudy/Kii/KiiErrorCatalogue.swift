@@ -109,6 +109,10 @@ extension KiiError {
               [.linkSocial], version: 4),
         entry(KiiError(status: 409, code: "USER_NOT_LINKED", message: "The user to unlink is not linked"),
               when: "users.unlink_social of a provider the user has no account of", [.unlinkSocial], version: 4),
+        // Beyond the contract: the app's request quota (docs/decisions.md).
+        entry(tooManyRequests(retryAfter: 1),
+              when: "any call past the app's rate_limit calls in a window of rate_limit_seconds of virtual time (off by default); over HTTP with Retry-After",
+              KiiOperation.allCases, settings: ["rate_limit", "rate_limit_seconds"]),
     ]
 
 }

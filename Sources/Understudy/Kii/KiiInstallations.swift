@@ -155,7 +155,6 @@ extension KiiApp {
 
     /// Removes an installation. Errors: 404 `INSTALLATION_NOT_FOUND`.
     package func unregisterInstallation(id: String) throws(KiiError) {
-        try checkFaults(.unregisterInstallation, [.string(id)])
         guard let removed = lifecycle.installations.remove(id) else { throw .installationNotFound(id) }
         mqttInstallationRemoved(removed)
     }

@@ -137,7 +137,6 @@ extension KiiApp {
     /// The MQTT endpoint of an installation: the same values on every call until the installation is removed.
     /// Errors, in this order: 404 `INSTALLATION_NOT_FOUND`; 404 `MQTT_ENDPOINT_NOT_FOUND` (not MQTT).
     package func mqttEndpoint(installationID: String) throws(KiiError) -> KiiMqttEndpoint {
-        try checkFaults(.mqttEndpoint, [.string(installationID)])
         guard let installation = lifecycle.installations.byID[installationID] else {
             throw .installationNotFound(installationID)
         }

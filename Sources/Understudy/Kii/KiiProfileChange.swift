@@ -15,6 +15,28 @@ struct KiiProfileChange {
         "disabled", "created", "modified", "createdAt", "modifiedAt", "hasPassword",
     ]
     static let maxCustomFields = 100
+
+    /// The value the user's HTTP record (`KiiRoutes.record`) shows for a field only the service sets; nil for a
+    /// field it does not show. Kii's native SDKs (Android, Unity) send the whole record back with `update()`:
+    /// such a field sent unchanged is accepted and ignored, only a change is refused.
+    static func shownValue(_ name: String, of user: KiiUser) -> Value? {
+        switch name {
+        case "userID": return .string(user.userID)
+        case "emailAddressVerified": return user.emailAddress == nil ? nil : .bool(user.emailAddressVerified)
+        case "phoneNumberVerified": return user.phoneNumber == nil ? nil : .bool(user.phoneNumberVerified)
+        case "_emailAddressPending": return user.pendingEmailAddress.map(Value.string)
+        case "_phoneNumberPending": return user.pendingPhoneNumber.map(Value.string)
+        case "_hasPassword": return .bool(user.hasPassword)
+        case "_disabled": return .bool(user.disabled)
+        default: return nil
+        }
+    }
+
+    /// True when `field` is a service-set field the record shows, sent back with the value it shows.
+    static func isEchoedRecordField(_ field: Property, of user: KiiUser) -> Bool {
+        guard let shown = shownValue(field.name, of: user) else { return false }
+        return shown == field.value
+    }
     static let maxNameLength = 128
     /// The most a user's custom fields may hold, counted as their text and strings' bytes.
     static let maxCustomBytes = 65_536
@@ -27,7 +49,7 @@ struct KiiProfileChange {
             guard seen.insert(name).inserted else {
                 throw .invalidInput(field: name, value: nil, message: "The field \(name) is sent twice")
             }
-            if field.value == .null { continue }
+            if field.value == .null || Self.isEchoedRecordField(field, of: user) { continue }
             switch name {
             case "displayName":
                 let text = try Self.text(field)

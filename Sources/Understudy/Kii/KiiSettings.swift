@@ -15,12 +15,17 @@ package struct KiiSettings: Sendable, Equatable {
     package var appID = "understudy-kii-app"
     /// The application key over HTTP.
     package var appKey = "understudy-kii-key"
+    /// A request quota on the virtual clock (`rate_limit`, `rate_limit_seconds`); off by default.
+    package var rateLimit = RateLimitSettings()
+    /// Phone numbers (E.164) whose SMS codes and reset PINs are fixed (`test_phone_numbers`): number → code.
+    package var testPhoneNumbers: [String: String] = [:]
 
     /// The defaults: both verifications off, SMS codes live 24 hours.
     package init() {}
 
     /// Every setting name, in the order documentation lists them.
     package static let names = ["email_verification", "phone_verification", "sms_code_ttl", "sms_reset_pin_ttl", "expose_full_user_data", "app_id", "app_key"]
+        + RateLimitSettings.names + ["test_phone_numbers"]
 
     /// The setting's current value, or nil for an unknown name.
     package func value(of name: String) -> Value? {
@@ -35,6 +40,8 @@ package struct KiiSettings: Sendable, Equatable {
         case "expose_full_user_data": return .bool(exposeFullUserData)
         case "app_id": return .string(appID)
         case "app_key": return .string(appKey)
+        case "rate_limit", "rate_limit_seconds": return rateLimit.value(of: name)
+        case "test_phone_numbers": return .object(testPhoneNumbers.mapValues(Value.string))
         default: return nil
         }
     }
@@ -49,7 +56,31 @@ package struct KiiSettings: Sendable, Equatable {
         case "expose_full_user_data": exposeFullUserData = try value.boolean(for: name)
         case "app_id": appID = try value.nonEmptyString(for: name)
         case "app_key": appKey = try value.nonEmptyString(for: name)
-        default: throw SettingError(unknown: name, known: Self.names)
+        case "test_phone_numbers": testPhoneNumbers = try Self.testPhoneNumbers(from: value)
+        default:
+            guard try rateLimit.set(name, to: value) else { throw SettingError(unknown: name, known: Self.names) }
         }
+    }
+
+    /// `{ ["+819012345678"] = "123456" }`: E.164 numbers, each with a code of 4 to 10 digits.
+    private static func testPhoneNumbers(from value: Value) throws(SettingError) -> [String: String] {
+        guard case .object(let pairs) = value.emptyListAsObject else {
+            throw SettingError(setting: "test_phone_numbers", expected: "a table such as { [\"+819012345678\"] = \"123456\" }", got: value)
+        }
+        var numbers: [String: String] = [:]
+        for (number, code) in pairs {
+            let digits = number.dropFirst()
+            guard number.hasPrefix("+"), (8...16).contains(number.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw SettingError(
+                    setting: "test_phone_numbers", expected: "E.164 phone numbers as keys (such as \"+819012345678\"), not \"\(number)\"",
+                    got: .string(number)
+                )
+            }
+            guard case .string(let text) = code, (4...10).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw SettingError(setting: "test_phone_numbers[\"\(number)\"]", expected: "a code of 4 to 10 digits as a string", got: code)
+            }
+            numbers[number] = text
+        }
+        return numbers
     }
 }

@@ -52,7 +52,6 @@ extension KiiApp {
 
     /// The topic's ACL. Errors, in this order: 404 `USER_NOT_FOUND` (owner); 404 `TOPIC_NOT_FOUND`.
     package func topicACL(topicID: String, owner: String? = nil) throws(KiiError) -> KiiTopicACL {
-        try checkFaults(.topicACL, [.string(topicID), owner.map(Value.string) ?? .null])
         let key = try topicACLKey(topicID, owner: owner)
         let acl = topicStore.acls[key] ?? [:]
         return KiiTopicACL(subscribe: Self.sorted(acl[.subscribe]), send: Self.sorted(acl[.send]))
@@ -90,7 +89,6 @@ extension KiiApp {
     /// `TOPIC_NOT_FOUND`; 400 `INVALID_INPUT_DATA` (a malformed subject); 404 `USER_NOT_FOUND` / `GROUP_NOT_FOUND`
     /// (a subject naming nobody; a `ThingID` is not checked); 409 `ACL_ALREADY_EXISTS`.
     package func grantTopic(topicID: String, action: KiiTopicAction, subject: String, owner: String? = nil) throws(KiiError) {
-        try checkFaults(.grantTopic, [.string(topicID), .string(action.rawValue), .string(subject), owner.map(Value.string) ?? .null])
         let key = try topicACLKey(topicID, owner: owner)
         let subject = try checkedSubject(subject, mustExist: true)
         guard topicStore.acls[key, default: [:]][action, default: []].insert(subject).inserted else {
@@ -101,7 +99,6 @@ extension KiiApp {
     /// Removes `subject` from the action's entries (the owner's too). Errors, in this order: 404 `USER_NOT_FOUND`
     /// (owner); 404 `TOPIC_NOT_FOUND`; 400 `INVALID_INPUT_DATA`; 404 `ACL_NOT_FOUND`.
     package func revokeTopic(topicID: String, action: KiiTopicAction, subject: String, owner: String? = nil) throws(KiiError) {
-        try checkFaults(.revokeTopic, [.string(topicID), .string(action.rawValue), .string(subject), owner.map(Value.string) ?? .null])
         let key = try topicACLKey(topicID, owner: owner)
         let subject = try checkedSubject(subject, mustExist: false)
         guard topicStore.acls[key]?[action]?.remove(subject) != nil else {
@@ -180,14 +177,12 @@ extension KiiApp {
 
     /// The groups `userID` belongs to, in creation order. Errors: 404 `USER_NOT_FOUND`.
     package func groupsMemberOf(userID: String) throws(KiiError) -> [KiiGroupSummary] {
-        try checkFaults(.groupsMemberOf, [.string(userID)])
         let id = try storedUser(userID).userID
         return groupStore.groups.filter { $0.members.contains(id) }.map(\.summary)
     }
 
     /// The groups `userID` owns, in creation order. Errors: 404 `USER_NOT_FOUND`.
     package func groupsOwnedBy(userID: String) throws(KiiError) -> [KiiGroupSummary] {
-        try checkFaults(.groupsOwnedBy, [.string(userID)])
         let id = try storedUser(userID).userID
         return groupStore.groups.filter { $0.owner == id }.map(\.summary)
     }

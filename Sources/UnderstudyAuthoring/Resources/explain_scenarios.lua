@@ -3,6 +3,10 @@
 -- `--- flavour:code`, followed by the settings the backend is made with, if any. In a body, `¤` stands for
 -- `expect.error(CODE, ` (closed by the line's `)`). A test runs every one and checks it produces its code.
 
+--- backendless:999 { rate_limit = 1 }
+expect.ok(app.users.register{ email = "q@mi6.co.uk", password = "gadgets4U" })
+¤app.users.login("q@mi6.co.uk", "gadgets4U"))
+
 --- backendless:1000
 ¤app.users.confirm_email("no-such-id"))
 
@@ -220,6 +224,10 @@ expect.ok(app.users.set_disabled(user.userID, true))
 local user = expect.ok(app.users.register{ username = "bond007", email = "james@mi6.co.uk", password = "123ABC" })
 ¤app.users.request_password_reset(user.userID, "EMAIL"))
 
+--- kii:TOO_MANY_REQUESTS { rate_limit = 1 }
+expect.ok(app.users.register{ username = "bond007", password = "123ABC" })
+¤app.users.login("bond007", "123ABC"))
+
 --- kii:PIN_CODE_EXPIRED
 local user = expect.ok(app.users.register{ username = "bond007", phone = "+819012345678", password = "123ABC" })
 expect.ok(app.users.request_password_reset(user.userID, "SMS_PIN"))
@@ -354,3 +362,11 @@ expect.ok(app.users.update_status(q.objectId, "DISABLED", "cloudcode"))
 --- backendless:3086
 local q = expect.ok(app.users.register{ email = "q@mi6.co.uk", password = "gadgets4U" })
 ¤app.users.update_status(q.objectId, "ENABLED", "cloudcode"))
+
+--- backendless:5047
+app.email.templates.define{ name = "Welcome", subject = "Hi", body = "Hello {name}" }
+¤app.email.send_template("Welcome", { to = { "not-an-address" } }))
+
+--- backendless:5048
+app.email.templates.define{ name = "Welcome", subject = "Hi", body = "Hello {name}" }
+¤app.email.send_template("Welcome", { cc = { "m@mi6.co.uk" } }))

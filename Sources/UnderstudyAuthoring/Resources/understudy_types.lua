@@ -152,6 +152,7 @@ function understudy.apps() end
 ---@field app? string
 ---@field status? integer
 ---@field code? integer|string
+---@field test? string the X-Understudy-Test header the request carried
 
 ---Under `understudy serve` only: the HTTP requests the server answered.
 ---@class Journal
@@ -178,6 +179,7 @@ function understudy.journal.clear() end
 ---@class BackendlessError
 ---@field code integer e.g. 3033
 ---@field message string
+---@field retry_after? integer 999 (rate_limit): seconds until the window ends
 
 ---@class KiiError
 ---@field status integer the HTTP status, e.g. 409
@@ -185,6 +187,7 @@ function understudy.journal.clear() end
 ---@field message string
 ---@field field? string the field at fault
 ---@field value? string the offending value
+---@field retry_after? integer TOO_MANY_REQUESTS (rate_limit): seconds until the window ends
 
 ---@class Email
 ---@field to string
@@ -216,15 +219,21 @@ function understudy.journal.clear() end
 ---@field pushMessageID? string Kii topic push (contract v3)
 
 ---@class FaultSpec
----@field op string the operation, e.g. "users.register"
+---@field op string the operation, e.g. "users.register"; "users.*" for every users. operation, "*" for all
 ---@field code? integer|string a Backendless number or a Kii errorCode
 ---@field message? string
 ---@field status? integer an HTTP status (Kii errors; Backendless over HTTP)
 ---@field times? integer how many calls fail (default: unlimited)
 ---@field probability? number from 0 to 1, drawn from the seeded generator (default 1)
 ---@field when? fun(args: table): boolean decides from the call's arguments
----@field delay_ms? integer over HTTP: delay the reply
+---@field delay_ms? integer|integer[] over HTTP: delay the reply; { min, max } draws each delay from the seed
 ---@field drop? boolean over HTTP: close the connection
+---@field reset? boolean over HTTP: reset the connection (RST) instead of closing it
+---@field reply? "empty"|"truncated"|"malformed" over HTTP: a 200 with a broken body, the change made
+---@field after_commit? boolean make the call's change, then answer the error (or drop the reply)
+---@field from? number the virtual time the fault starts applying
+---@field until? number the virtual time it stops applying (write ["until"] = ...)
+---@field for_seconds? number until = now (or from) + this
 
 ---------------------------------------------------------------------------------------------------------------
 -- Shared by both flavours
@@ -312,6 +321,8 @@ function Faults.list() end
 ---@field api_key? string
 ---@field password_recovery? "link"|"temporary"|false (contract v2)
 ---@field cloudcode_key? string the CloudCode API key over HTTP (contract v4, default "UNDERSTUDY-CLOUDCODE-KEY")
+---@field rate_limit? integer calls per rate_limit_seconds; past it 999 with retry_after (0: off)
+---@field rate_limit_seconds? number the rate limit's window (default 60)
 
 ---@class BackendlessApp
 ---@field flavour "backendless"
@@ -322,6 +333,7 @@ function Faults.list() end
 ---@field oauth BackendlessOAuth (contract v3)
 ---@field roles BackendlessRoles (contract v4)
 ---@field data BackendlessData (contract v4)
+---@field email BackendlessEmail (contract v4)
 ---@field settings BackendlessSettings
 ---@field clock Clock
 ---@field outbox Outbox
@@ -421,6 +433,46 @@ function BackendlessOAuth.account(account) end
 
 ---@class BackendlessDataUsers
 local BackendlessDataUsers = {}
+
+---@class EmailTemplateDefinition
+---@field name string "Confirmation" builds every confirmation email
+---@field subject string may hold {var} and {Users.column}
+---@field body? string default ""
+---@field html? string
+
+---@class EmailTemplate
+---@field name string
+---@field subject string
+---@field body string
+---@field html? string
+
+---@class EmailEnvelope
+---@field to? string[] the recipients
+---@field cc? string[] copied onto each email
+---@field bcc? string[] copied onto each email
+---@field query? string a where clause: the matching users' emails (to is then ignored)
+---@field unique_emails? boolean one email per address (compared without case)
+
+---@class TemplateSending
+---@field messageId string
+---@field status "published"
+---@field delivered string[] the addresses emailed, in byte order
+
+---@class BackendlessEmail
+---@field templates BackendlessEmailTemplates
+local BackendlessEmail = {}
+
+---@class BackendlessEmailTemplates
+local BackendlessEmailTemplates = {}
+
+---(contract v4) The console: defines or replaces an email template.
+---@param template EmailTemplateDefinition
+---@return true
+function BackendlessEmailTemplates.define(template) end
+
+---(contract v4) The console: every email template, by name.
+---@return table<string, EmailTemplate>
+function BackendlessEmailTemplates.list() end
 
 ---@class BackendlessRoles
 local BackendlessRoles = {}
@@ -747,6 +799,14 @@ function BackendlessDataUsers.count(where) end
 ---@overload fun(objectId: string): nil, BackendlessError
 function BackendlessDataUsers.remove(objectId) end
 
+---(contract v4)
+---@param name string the template's name
+---@param envelope EmailEnvelope
+---@param values? table<string, string|number|boolean> fill each {var}
+---@return TemplateSending result
+---@overload fun(name: string, envelope: EmailEnvelope, values?: table<string, string|number|boolean>): nil, BackendlessError
+function BackendlessEmail.send_template(name, envelope, values) end
+
 -- END GENERATED backendless-operations
 
 ---@class KiiSettings
@@ -757,6 +817,9 @@ function BackendlessDataUsers.remove(objectId) end
 ---@field app_key? string
 ---@field sms_reset_pin_ttl? number seconds a reset PIN lives (default 3600) (contract v2)
 ---@field expose_full_user_data? boolean another user's token reads the full record (default false) (contract v4)
+---@field rate_limit? integer calls per rate_limit_seconds; past it 429 TOO_MANY_REQUESTS with retry_after (0: off)
+---@field rate_limit_seconds? number the rate limit's window (default 60)
+---@field test_phone_numbers? table<string, string> E.164 number -> fixed SMS code and reset PIN
 
 ---@class KiiApp
 ---@field flavour "kii"

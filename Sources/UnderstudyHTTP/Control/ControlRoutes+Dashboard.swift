@@ -66,6 +66,7 @@ extension ControlRoutes {
                     "last_seq": .integer(Int64(journal.lastSequence)), "count": .integer(Int64(journal.count)),
                     "dropped": .integer(Int64(journal.dropped)),
                 ],
+                "clock_mode": .string(request.stage.options.clockMode.rawValue),
                 "apps": .array(apps),
             ]
         )

@@ -86,9 +86,9 @@ extension ControlRoutes {
 
     // MARK: Journal
 
-    static let journalQuery = ["method", "path", "op", "app", "status", "code", "limit"]
+    static let journalQuery = ["method", "path", "op", "app", "status", "code", "test", "limit"]
 
-    /// `GET /_understudy/journal[?method=&path=&op=&app=&status=&code=&limit=]` → `{"entries":[…],"dropped":N}`,
+    /// `GET /_understudy/journal[?method=&path=&op=&app=&status=&code=&test=&limit=]` → `{"entries":[…],"dropped":N}`,
     /// oldest first. `path` matches the end of the path (`users/register`); `app` is an app id or a flavour name;
     /// `code` matches a number or a text code; `limit` keeps the newest N matches; `dropped` counts entries the full
     /// journal let go.
@@ -105,6 +105,7 @@ extension ControlRoutes {
             filter.status = number
         }
         filter.code = request.query("code").map(Value.string)
+        filter.test = request.query("test")
         filter.limit = try request.count("limit")
         let journal = request.stage.world.journal
         return Reply(

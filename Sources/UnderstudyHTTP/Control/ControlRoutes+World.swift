@@ -21,6 +21,14 @@ extension ControlRoutes {
         }
     }
 
+    /// `GET /_understudy/health`, as the route table lists it. The server answers it before routing
+    /// (`UnderstudyServer.healthReply`), without the lock; this handler gives the same answer from the stage.
+    static let health: RouteHandler = ControlRequest.handler { request throws(ControlRefusal) in
+        Reply(body: [
+            "status": "ok", "version": .string(UnderstudyVersion.current), "apps": .number(Double(request.stage.apps.count)),
+        ])
+    }
+
     /// `GET /_understudy/routes[?area=backendless|kii|control]` → `{"routes":[{method,path,area,summary}]}`.
     static func listRoutes(_ routes: [RouteDescription]) -> RouteHandler {
         ControlRequest.handler(query: ["area"]) { request throws(ControlRefusal) in
@@ -127,16 +135,17 @@ extension ControlRoutes {
     // MARK: Clock
 
     /// `{"now": shared time or null, "apps":[{flavour, app_id, now}]}`.
-    static func clocks(_ apps: [any EmulatedApp]) -> Reply {
+    static func clocks(_ apps: [any EmulatedApp], mode: ClockMode) -> Reply {
         let times = apps.map(\.clock.now)
         let shared: JSON = times.first.map { first in times.allSatisfy { $0 == first } ? .number(first) : .null } ?? .null
         let listed = apps.map { app in JSON.object(ControlPresentation.identity(app) + [.init("now", .number(app.clock.now))]) }
-        return Reply(body: ["now": shared, "apps": .array(listed)])
+        return Reply(body: ["now": shared, "mode": .string(mode.rawValue), "apps": .array(listed)])
     }
 
-    /// `GET /_understudy/clock[?app=ID]` → `{"now", "apps":[…]}`; `now` is null when the apps' clocks differ.
+    /// `GET /_understudy/clock[?app=ID]` → `{"now", "mode", "apps":[…]}`; `now` is null when the apps' clocks
+    /// differ; `mode` is `virtual` or `real` (`serve --clock`).
     static let clock = ControlRequest.handler(query: ["app"]) { request throws(ControlRefusal) in
-        clocks(try request.selectedApps())
+        clocks(try request.selectedApps(), mode: request.stage.options.clockMode)
     }
 
     /// A finite number field of the body.
@@ -158,8 +167,8 @@ extension ControlRoutes {
         let seconds = try numberField(request, field: "seconds", example: #"{"seconds": 3600}"#)
         let apps = try request.selectedApps()
         for app in apps { try checkClockRange(app.clock.now + seconds, of: app, field: "seconds") }
-        for app in apps { try moveClock(app, to: app.clock.now + seconds, limits: request.stage.options.limits, worldBytes: request.stage.world.appBytes) }
-        return clocks(apps)
+        try moveClocks(apps.map { ($0, $0.clock.now + seconds) }, limits: request.stage.options.limits, worldBytes: request.stage.heldBytes)
+        return clocks(apps, mode: request.stage.options.clockMode)
     }
 
     /// `POST /_understudy/clock/set[?app=ID] {"now": N}`: sets every app's clock (or one) to N seconds since the
@@ -168,20 +177,20 @@ extension ControlRoutes {
         let now = try numberField(request, field: "now", example: #"{"now": 1893456000}"#)
         let apps = try request.selectedApps()
         for app in apps { try checkClockRange(now, of: app, field: "now") }
-        for app in apps { try moveClock(app, to: now, limits: request.stage.options.limits, worldBytes: request.stage.world.appBytes) }
-        return clocks(apps)
+        try moveClocks(apps.map { ($0, now) }, limits: request.stage.options.limits, worldBytes: request.stage.heldBytes)
+        return clocks(apps, mode: request.stage.options.clockMode)
     }
 
-    /// Moves an app's clock, delivering the pushes due on the way, within the server's limits: what the served
-    /// apps hold (`worldBytes` before the move) with the pushes delivered must fit `--max-memory`, and the firings
-    /// of one move `--max-instructions` (as a scenario's would). At a limit the clock stays at the last firing
-    /// delivered: 409 `LIMIT_REACHED`.
-    static func moveClock(_ app: any EmulatedApp, to time: Double, limits: ScenarioLimits, worldBytes: Int) throws(ControlRefusal) {
+    /// Moves apps' clocks, delivering the pushes due on the way, within the server's limits: what the served apps
+    /// hold (`worldBytes` before the move) with the pushes every clock delivers must fit `--max-memory`, and the
+    /// firings of the whole move `--max-instructions` (as a scenario's would). All or nothing: every clock's firings
+    /// are counted first, and at a limit no clock moves: 409 `LIMIT_REACHED`.
+    static func moveClocks(_ moves: [(app: any EmulatedApp, time: Double)], limits: ScenarioLimits, worldBytes: Int) throws(ControlRefusal) {
         var bytes = worldBytes
         var instructions: Int64 = 0
         var reason = ""
-        do {
-            try app.moveClock(to: time) { count in
+        for (app, time) in moves {
+            let fits = app.canMoveClock(to: time) { count in
                 bytes += count * BackendMemory.perPush
                 instructions += BackendMemory.instructionsPerFiring + Int64(count) * BackendMemory.instructionsPerPush
                 if bytes > limits.maxMemory {
@@ -194,12 +203,14 @@ extension ControlRoutes {
                 }
                 return true
             }
-        } catch {
-            throw ControlRefusal(
-                409, "LIMIT_REACHED",
-                "the clock of '\(app.appID)' stopped at \(error.time) seconds, before \(time): delivering the scheduled pushes due on the way, \(reason)"
-            )
+            guard fits else {
+                throw ControlRefusal(
+                    409, "LIMIT_REACHED",
+                    "no clock moved: moving the clock of '\(app.appID)' to \(time) would deliver scheduled pushes past a limit: \(reason)"
+                )
+            }
         }
+        for (app, time) in moves { app.moveClock(to: time) }
     }
 
     /// 400 `INVALID_INPUT` when the clock cannot show `time` (`VirtualClock.limit`); checked for every app before

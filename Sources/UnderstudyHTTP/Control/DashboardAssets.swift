@@ -22,6 +22,7 @@ enum DashboardAssets {
         "journal.js": (PackageResources.journal_js, javaScript),
         "lua.js": (PackageResources.lua_js, javaScript),
         "oauth.js": (PackageResources.oauth_js, javaScript),
+        "coverage.js": (PackageResources.coverage_js, javaScript),
     ]
 
     static let javaScript = "text/javascript; charset=utf-8"

@@ -88,7 +88,7 @@ function advance(app, seconds) {
   };
 }
 
-function card(app, settings, summary) {
+function card(app, settings, summary, clockMode) {
   const headingID = `app-${app.app_id}`;
   const customID = `advance-${app.app_id}`;
   const keys = Object.entries(app.keys);
@@ -102,11 +102,12 @@ function card(app, settings, summary) {
       h("dt", {}, "Base URL"), h("dd", {}, h("code", {}, app.base_url), " ", copyButton(app.base_url, `base URL of ${app.app_id}`)),
       h("dt", {}, "SDK init"), h("dd", {}, h("code", { class: "wrap" }, init), " ", copyButton(init, `SDK init of ${app.app_id}`))),
     h("div", { class: "clock", role: "group", "aria-label": `Clock of ${app.app_id}` },
-      h("p", {}, "Virtual clock: ", h("time", { "data-testid": "clock" }, virtualTime(summary ? summary.now : null))),
+      h("p", {}, clockMode === "real" ? "Real-time clock (serve --clock real): " : "Virtual clock (moves only when told): ",
+        h("time", { "data-testid": "clock", "data-app": app.app_id }, virtualTime(summary ? summary.now : null))),
       h("div", { class: "inline" },
-        h("button", { type: "button", onclick: advance(app, 60) }, "Advance 1 minute"),
-        h("button", { type: "button", onclick: advance(app, 3600) }, "Advance 1 hour"),
-        h("button", { type: "button", onclick: advance(app, 86400) }, "Advance 1 day")),
+        [[60, "1 minute"], [3600, "1 hour"], [86400, "1 day"]].map(([seconds, text]) =>
+          h("button", { type: "button", "aria-label": `Advance ${text}: the clock of ${app.app_id}`, onclick: advance(app, seconds) },
+            `Advance ${text}`))),
       h("form", { class: "inline", onsubmit: (event) => {
           event.preventDefault();
           const seconds = Number(event.target.elements.seconds.value);
@@ -114,7 +115,7 @@ function card(app, settings, summary) {
         } },
         h("label", { for: customID }, "Seconds to advance"),
         h("input", { id: customID, name: "seconds", type: "number", step: "any", required: true, "data-key": customID }),
-        h("button", { type: "submit" }, "Advance"))),
+        h("button", { type: "submit", "aria-label": `Advance the clock of ${app.app_id}` }, "Advance"))),
     h("details", { open: true },
       h("summary", {}, `Settings of ${app.app_id}`),
       h("div", { class: "settings" },
@@ -125,9 +126,17 @@ export async function refresh(shared) {
   const settings = await control("GET", "/settings");
   const byApp = Object.fromEntries(settings.apps.map((entry) => [entry.app_id, entry.settings]));
   const summaries = Object.fromEntries(shared.summary.apps.map((entry) => [entry.app_id, entry]));
-  const signature = JSON.stringify([settings, shared.summary.apps.map((a) => a.now), shared.index.apps]);
-  if (signature === settingsShown) return;
-  settingsShown = signature;
-  replace(document.getElementById("apps-list"),
-    shared.index.apps.map((app) => card(app, byApp[app.app_id], summaries[app.app_id])));
+  // The clocks change in place (a real-time clock moves every second): a card is drawn again only when what it
+  // shows besides the time changes, so a setting being edited keeps its focus.
+  const signature = JSON.stringify([settings, shared.summary.clock_mode, shared.index.apps]);
+  if (signature !== settingsShown) {
+    settingsShown = signature;
+    replace(document.getElementById("apps-list"),
+      shared.index.apps.map((app) => card(app, byApp[app.app_id], summaries[app.app_id], shared.summary.clock_mode)));
+  }
+  for (const time of document.querySelectorAll('#apps-list time[data-testid="clock"]')) {
+    const summary = summaries[time.dataset.app];
+    const text = virtualTime(summary ? summary.now : null);
+    if (time.textContent !== text) time.textContent = text;
+  }
 }

@@ -111,10 +111,11 @@ function render() {
       h("td", {}, entry.op ?? ""),
       h("td", {}, entry.connection_dropped ? `${entry.status} (dropped)` : String(entry.status)),
       h("td", {}, entry.code === null ? "" : String(entry.code)),
+      h("td", {}, entry.fault ? `${entry.fault.effect}${entry.fault.id ? ` (fault ${entry.fault.id})` : ""}` : ""),
       h("td", {}, `${Number(entry.duration_ms).toFixed(2)} ms${entry.delay_ms ? ` + ${entry.delay_ms} ms delay` : ""}`)));
     if (expanded) {
       const curl = curlOf(entry);
-      rows.push(h("tr", { class: "details" }, h("td", { colspan: 8 },
+      rows.push(h("tr", { class: "details" }, h("td", { colspan: 9 },
         h("div", { class: "bodies" },
           h("figure", {}, h("figcaption", {}, `Request ${entry.seq} body`), h("pre", {}, pretty(entry.body))),
           h("figure", {}, h("figcaption", {}, `Reply ${entry.seq} body`), h("pre", {}, pretty(entry.reply)))),
@@ -128,6 +129,6 @@ function render() {
   const ops = [...new Set(entries.map((e) => e.op).filter(Boolean))].sort();
   replace(document.getElementById("journal-ops"), ops.map((op) => h("option", { value: op })));
   replace(slot,
-    table("Journal", ["#", "Time", "Method", "Path", "Operation", "Status", "Code", "Duration"], rows),
+    table("Journal", ["#", "Time", "Method", "Path", "Operation", "Status", "Code", "Fault fired", "Duration"], rows),
     lastDropped ? h("p", { class: "hint" }, `${lastDropped} older entries were dropped by a full journal.`) : null);
 }

@@ -16,8 +16,9 @@ import * as oauth from "./oauth.js";
 import * as faults from "./faults.js";
 import * as journal from "./journal.js";
 import * as lua from "./lua.js";
+import * as coverage from "./coverage.js";
 
-const views = [apps, users, outbox, devices, oauth, faults];
+const views = [apps, users, outbox, devices, oauth, faults, coverage];
 const shared = { index: null, catalogue: null, summary: null };
 let lastSignature = "";
 let lastFull = 0;
@@ -95,6 +96,6 @@ function askForToken() {
 
 whenTokenNeeded(askForToken);
 
-for (const view of [apps, users, outbox, devices, oauth, faults, journal, lua]) view.setup(shared, refreshAll);
+for (const view of [apps, users, outbox, devices, oauth, faults, journal, lua, coverage]) view.setup(shared, refreshAll);
 tick();
 setInterval(tick, 1000);

@@ -15,7 +15,6 @@ enum BackendlessLifecycleRoutes {
         table.add(BackendlessOperation.appInfo, info)
         table.add(BackendlessOperation.resetPassword, changePassword, variants: ["page": changePasswordPage])
         table.add(BackendlessOperation.userRoles, userRoles)
-        table.add(BackendlessOperation.describeUsers, userClassProperties)
         table.add(BackendlessOperation.verifyPassword, verifyPassword)
     }
 
@@ -79,13 +78,6 @@ enum BackendlessLifecycleRoutes {
             }
             let roles = ["AuthenticatedUser", "RestUser"] + app.sessionRoles(token: token)
             return Reply(body: .array(roles.map(JSON.string)))
-        }
-    }
-
-    static let userClassProperties: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .describeUsers) { app, exchange in
-            try caller(exchange, app)
-            return Reply(body: .array(try app.describeUsers().map { JSONRecordWriter.json($0) }))
         }
     }
 

@@ -8,9 +8,6 @@ internal import Understudy
 enum BackendlessPushRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
         table.add(BackendlessOperation.publish, publish)
-        table.add(BackendlessOperation.messageStatus, messageStatus)
-        table.add(BackendlessOperation.cancelMessage, cancel)
-        table.add(BackendlessOperation.pushTemplates, templates)
         table.add(BackendlessOperation.pushWithTemplate, withTemplate)
         table.add(BackendlessOperation.sendEmail, sendEmail)
     }
@@ -52,13 +49,13 @@ enum BackendlessPushRoutes {
             case .string(let id)?: request.singlecast = [id]
             case let other?: throw refusal("pushSinglecast", "a list of device ids", got: other)
             }
-            request.publishAt = milliseconds(body["publishAt"])
-            request.repeatExpiresAt = milliseconds(body["repeatExpiresAt"])
+            request.publishAt = try milliseconds(body, "publishAt")
+            request.repeatExpiresAt = try milliseconds(body, "repeatExpiresAt")
             switch body["repeatEvery"] {
             case nil, .null?: break
             case .integer(let seconds)?: request.repeatEvery = Double(seconds)
-            case .number(let seconds)?: request.repeatEvery = seconds
-            default: request.repeatEvery = .nan  // 5003 from the domain, after the publishAt check
+            case .number(let seconds)?: request.repeatEvery = seconds  // 1.5: 5003 from the domain
+            case let other?: throw refusal("repeatEvery", "a number of seconds", got: other)
             }
             // The SDKs send 0 for an unset time (the RT echo does too): absent.
             if request.publishAt == 0 { request.publishAt = nil }
@@ -70,13 +67,14 @@ enum BackendlessPushRoutes {
         }
     }
 
-    /// A time in milliseconds as seconds; nil when absent; NaN (refused by the domain) when not a number.
-    static func milliseconds(_ value: JSON?) -> Double? {
-        switch value {
+    /// The time in milliseconds at `field`, as seconds; nil when absent; 8002 naming the field when it is not a
+    /// number (`"tomorrow"`, `"1893457800000"`).
+    static func milliseconds(_ body: JSON, _ field: String) throws(Refusal) -> Double? {
+        switch body[field] {
         case nil, .null?: return nil
         case .integer(let number)?: return Double(number) / 1000
         case .number(let number)?: return number / 1000
-        default: return .nan
+        case let other?: throw refusal(field, "a time in milliseconds", got: other)
         }
     }
 
@@ -150,33 +148,7 @@ enum BackendlessPushRoutes {
 
     // MARK: Status, cancel
 
-    static let messageStatus: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .messageStatus) { app, exchange in
-            try BackendlessLifecycleRoutes.caller(exchange, app)
-            let report = try app.messageStatus(exchange.parameters["messageId"])
-            return Reply(
-                body: ["status": .string(report.status.rawValue), "messageId": .string(report.messageID), "errorMessage": nil]
-            )
-        }
-    }
-
-    static let cancel: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .cancelMessage) { app, exchange in
-            let id = exchange.parameters["messageId"]
-            try app.cancelMessage(id)
-            return Reply(body: ["status": "cancelled", "messageId": .string(id)])
-        }
-    }
-
     // MARK: Templates
-
-    static let templates: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .pushTemplates) { app, exchange in
-            let deviceType = exchange.parameters.names.contains("deviceType") ? exchange.parameters["deviceType"] : nil
-            let templates = try app.listPushTemplates(os: deviceType)
-            return Reply(body: .object(templates.map { JSON.Member($0.name, JSONRecordWriter.json($0)) }))
-        }
-    }
 
     static let withTemplate: RouteHandler = { exchange in
         BackendlessRoutes.serve(&exchange, .pushWithTemplate) { app, exchange in

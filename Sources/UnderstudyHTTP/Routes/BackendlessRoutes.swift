@@ -17,15 +17,16 @@ enum BackendlessRoutes {
             BackendlessOperation.self,
             variants: [
                 .login: ["by_id": BackendlessDataRoutes.loginOrByID], .getUser: ["projection": BackendlessDataRoutes.getUserOrRecord],
+                .sendTemplate: ["scheduled": BackendlessDataRoutes.sendTemplate],
             ]
         )
         table.add(BackendlessOperation.confirmEmail, confirmEmail)
-        table.add(BackendlessOperation.isValidToken, isValidToken)
         table.add(BackendlessOperation.registerDevice, registerDevice)
         BackendlessPushRoutes.register(in: &table)
         BackendlessLifecycleRoutes.register(in: &table)
         BackendlessOAuthRoutes.register(in: &table)
         BackendlessDataRoutes.register(in: &table)
+        BackendlessAMFGateway.register(in: &table)
     }
 
     // MARK: Plumbing
@@ -94,13 +95,6 @@ enum BackendlessRoutes {
                     "userStatus": .string(user.status.rawValue),
                 ]
             )
-        }
-    }
-
-    static let isValidToken: RouteHandler = { exchange in
-        serve(&exchange, .isValidToken) { app, exchange in
-            let valid = try app.isValidToken(exchange.parameters["userToken"])
-            return Reply(body: .bool(valid))
         }
     }
 

@@ -2,8 +2,8 @@ internal import HTTPTypes
 internal import Understudy
 
 /// Kii push installations over HTTP: `POST installations`, `GET`/`DELETE installations/{id}` and
-/// `installations/{deviceType}:{registrationID}`, and `GET installations/{id}/mqtt-endpoint`, which answers what
-/// Kii answers while an MQTT endpoint is not ready (503 `MQTT_ENDPOINT_NOT_READY`): the emulator has no broker.
+/// `installations/{deviceType}:{registrationID}`. `GET installations/{id}/mqtt-endpoint` (contract v4) is declared
+/// (`KiiDeclarations`: the installation resolver, the `kiiMqttEndpoint` presenter).
 ///
 /// Registering needs the user's `Bearer` token, or app credentials (standing in for the app-administrator token)
 /// with `"userID"` in the body. Reading or deleting needs the owner's token or app credentials; another user's
@@ -12,8 +12,6 @@ enum KiiInstallationRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
         table.add(KiiOperation.registerInstallation, create)
         table.add(KiiOperation.getInstallation, get)
-        table.add(KiiOperation.unregisterInstallation, delete)
-        table.add(KiiOperation.mqttEndpoint, mqttEndpoint)
     }
 
     /// `{"installationRegistrationID"?, "deviceType", "development"?, "userID"?}` → 201
@@ -85,27 +83,6 @@ enum KiiInstallationRoutes {
                 Reply(body: JSONRecordWriter.json(try installation(app, exchange))),
                 "application/vnd.kii.InstallationRetrievalResponse+json"
             )
-        }
-    }
-
-    static let delete: RouteHandler = { exchange in
-        KiiRoutes.serve(&exchange, .unregisterInstallation) { app, exchange in
-            try app.unregisterInstallation(id: try installation(app, exchange).installationID)
-            return Reply(status: 204)
-        }
-    }
-
-    /// The installation's MQTT endpoint (contract v4): its credentials and where the broker listens, with
-    /// `X-MQTT-TTL` in the body and as a header. The owner's token or the administrator; another user's token 401.
-    static let mqttEndpoint: RouteHandler = { exchange in
-        KiiRoutes.serve(&exchange, .mqttEndpoint) { app, exchange in
-            let found = try installation(app, exchange)
-            let endpoint = try app.mqttEndpoint(installationID: found.installationID)
-            var reply = KiiRoutes.withContentType(
-                Reply(body: JSONRecordWriter.json(endpoint)), "application/vnd.kii.MQTTEndpointResponse+json"
-            )
-            reply.headers.append(("X-MQTT-TTL", String(KiiMqttEndpoint.ttl)))
-            return reply
         }
     }
 }

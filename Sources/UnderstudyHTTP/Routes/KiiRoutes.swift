@@ -36,12 +36,11 @@ enum KiiRoutes {
             KiiOperation.self,
             handlers: [
                 .login: appLogin, .changeEmail: changeEmail, .updateUser: KiiLifecycleRoutes.update,
-                .openResetLink: KiiLifecycleRoutes.resetLinkPage,
+                .openResetLink: KiiLifecycleRoutes.resetLinkPage, .groupsMemberOf: KiiTopicRoutes.groups,
             ],
             variants: [.login: ["legacy": legacyLogin]]
         )
         table.add(KiiOperation.register, signUp)
-        table.add(KiiOperation.lookup, lookup)
         KiiLifecycleRoutes.register(in: &table)
         KiiSocialRoutes.register(in: &table)
     }
@@ -420,34 +419,15 @@ enum KiiRoutes {
 
     // MARK: Records
 
-    /// `GET users/{user}` (`users.lookup`, contract v4): the full record for the user's own token and the
-    /// administrator (an admin token, or Basic `appID:appKey`); `{userID, loginName?, displayName?}` for another
-    /// user's token or the app's headers alone (the full record with `expose_full_user_data`).
-    static let lookup: RouteHandler = { exchange in
-        serve(&exchange, .lookup) { app, exchange in
-            let caller = try anyCaller(app, exchange)
-            let named = try target(app, exchange, caller)
-            let viewer: KiiViewer
-            let authorization = exchange.header("Authorization")?.trimmingSpaces ?? ""
-            let parts = authorization.split(separator: " ", maxSplits: 1)
-            let credentials = parts.count > 1 ? parts[1].trimmingSpaces : ""
-            switch parts.first?.lowercased() {
-            case "bearer"?: viewer = .token(credentials)
-            case "basic"?:
-                if let data = Data(base64Encoded: credentials), let text = String(data: data, encoding: .utf8),
-                    text == "\(app.settings.appID):\(app.settings.appKey)"
-                {
-                    viewer = .administrator
-                } else {
-                    viewer = .anonymous
-                }
-            default: viewer = .anonymous
-            }
-            switch try app.lookup(identifier: named.userID, viewer: viewer) {
-            case .full(let user): return Reply(body: record(user))
-            case .reduced(let user): return Reply(body: publicRecord(user))
-            }
-        }
+    /// Whether the request is the application administrator by its credentials: Basic `appID:appKey` with the
+    /// app's key (an admin token is checked by the domain).
+    static func isAdministratorByCredentials(_ app: KiiApp, _ exchange: Exchange) -> Bool {
+        let authorization = exchange.header("Authorization")?.trimmingSpaces ?? ""
+        guard authorization.lowercased().hasPrefix("basic "),
+            let data = Data(base64Encoded: String(authorization.dropFirst("basic ".count).trimmingSpaces)),
+            let text = String(data: data, encoding: .utf8)
+        else { return false }
+        return text == "\(app.settings.appID):\(app.settings.appKey)"
     }
 
     // MARK: Verification

@@ -21,10 +21,6 @@ enum KiiTopicRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
         table.add(KiiOperation.topicExists, exists)
         table.add(KiiOperation.sendToTopic, send)
-        table.add(KiiOperation.topicACL, acl)
-        table.add(KiiOperation.grantTopic, grant)
-        table.add(KiiOperation.revokeTopic, revoke)
-        table.add(KiiOperation.groupsMemberOf, groups)
     }
 
     // MARK: Callers and scopes
@@ -218,70 +214,18 @@ enum KiiTopicRoutes {
         return .object([.init("userID", .string(subject))])
     }
 
-    /// `GET {scope}topics/{t}/acl`: the administrator, or the scope's owner for a user-scope topic.
-    static let acl: RouteHandler = { exchange in
-        KiiRoutes.serve(&exchange, .topicACL) { app, exchange in
-            let caller = try caller(app, exchange)
-            let owner = try owner(app, exchange, caller)
-            try requireOwnerOrAdmin(caller, owner: owner, "read the topic's ACL")
-            let acl = try app.topicACL(topicID: exchange.parameters["topic"], owner: owner)
-            return KiiRoutes.withContentType(
-                Reply(body: [
-                    "SUBSCRIBE_TO_TOPIC": .array(acl.subscribe.map(subjectJSON)),
-                    "SEND_MESSAGE_TO_TOPIC": .array(acl.send.map(subjectJSON)),
-                ]),
-                "application/json"
-            )
-        }
-    }
-
-    /// `PUT` / `DELETE {scope}topics/{t}/acl/{action}/{subject}` → 204.
-    static func aclChange(_ operation: KiiOperation) -> RouteHandler {
-        { exchange in
-            KiiRoutes.serve(&exchange, operation) { app, exchange in
-                let caller = try caller(app, exchange)
-                let owner = try owner(app, exchange, caller)
-                try requireOwnerOrAdmin(caller, owner: owner, "change the topic's ACL")
-                let name = exchange.parameters["action"]
-                guard let action = KiiTopicAction(rawValue: name) else {
-                    throw KiiError.invalidInput(
-                        field: "action", value: String(name.prefix(64)),
-                        message: "action must be SUBSCRIBE_TO_TOPIC or SEND_MESSAGE_TO_TOPIC, got \(name.prefix(64))"
-                    )
-                }
-                let (topicID, subject) = (exchange.parameters["topic"], exchange.parameters["subject"])
-                if operation == .grantTopic {
-                    try app.grantTopic(topicID: topicID, action: action, subject: subject, owner: owner)
-                } else {
-                    try app.revokeTopic(topicID: topicID, action: action, subject: subject, owner: owner)
-                }
-                return Reply(status: 204)
-            }
-        }
-    }
-
-    static let grant = aclChange(.grantTopic)
-    static let revoke = aclChange(.revokeTopic)
-
     // MARK: Groups (contract v4)
 
-    /// `GET groups?is_member={userID}` (`groups.member_of`) or `?owner={userID}` (`groups.owned_by`): that user's
-    /// token or the administrator; another user's token 401.
+    /// `GET groups?is_member={userID}` is `groups.member_of`'s declared route; with `?owner={userID}` it answers
+    /// `groups.owned_by` (a route names one operation, so that one declares none): the same route, reading `owner`.
     static let groups: RouteHandler = { exchange in
-        let owned = exchange.queryItem("owner") != nil
-        return KiiRoutes.serve(&exchange, owned ? .groupsOwnedBy : .groupsMemberOf) { app, exchange in
-            let caller = try caller(app, exchange)
-            guard let userID = exchange.queryItem(owned ? "owner" : "is_member") else {
-                throw KiiError.invalidInput(field: "is_member", value: nil, message: "GET groups needs is_member={userID} or owner={userID}")
-            }
-            if case .user(let user) = caller, user.userID != userID {
-                throw KiiError.unauthorized("Not authorized to list another user's groups: the token belongs to \(user.userID)")
-            }
-            let list = owned ? try app.groupsOwnedBy(userID: userID) : try app.groupsMemberOf(userID: userID)
-            return KiiRoutes.withContentType(
-                Reply(body: ["groups": .array(list.map { JSONRecordWriter.json($0) })]),
-                "application/vnd.kii.GroupsRetrievalResponse+json"
-            )
-        }
+        exchange.queryItem("owner") == nil ? memberOf(&exchange) : ownedBy(&exchange)
     }
+
+    private static let memberOf = VendorAdapter.handler(KiiOperation.groupsMemberOf, KiiOperation.groupsMemberOf.declaration.routes[0])
+    private static let ownedBy: RouteHandler = {
+        var route = KiiOperation.groupsMemberOf.declaration.routes[0]
+        route.sources["userID"] = .query("owner")
+        return VendorAdapter.handler(KiiOperation.groupsOwnedBy, route)
+    }()
 }

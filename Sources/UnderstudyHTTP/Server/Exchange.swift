@@ -16,9 +16,9 @@ package struct Exchange {
     package let query: String
     package let headers: HTTPFields
     package let parameters: RouteParameters
-    package let body: [UInt8]
+    package var body: [UInt8]
     /// The body read as JSON (routes that take JSON): nil for an empty body.
-    package let json: Result<JSON?, JSONError>
+    package var json: Result<JSON?, JSONError>
 
     /// For the journal: the flavour and app that answered, and the operation the request ran.
     package var flavour: String?

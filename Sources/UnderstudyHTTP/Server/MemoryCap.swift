@@ -3,7 +3,8 @@ internal import Understudy
 internal import UnderstudyLua
 
 /// `--max-memory` under `serve`: what the served apps hold (`ServedWorld.appBytes`: users with their properties,
-/// push registrations, outboxes, scheduled messages) and the journal share the cap. Once the apps hold more than
+/// push registrations, outboxes, scheduled messages), the snapshots (`Stage.heldBytes`) and the journal share the
+/// cap. Once the apps hold more than
 /// the cap, every request that could add to them (POST, PUT, PATCH, vendor or control, `reset` apart) is refused
 /// with 507 and a "memory cap" message, so the world stops growing one request past the cap (a request adds at
 /// most its body (1 MiB by default); a control chunk at most the cap its own Lua state has); GET and DELETE keep
@@ -15,12 +16,12 @@ enum MemoryCap {
         guard method == .post || method == .put || method == .patch else { return nil }
         if area == .control, path == "/" + ControlRoutes.prefix + "/reset" { return nil }
         let limit = stage.options.limits.maxMemory
-        let held = stage.world.appBytes
+        let held = stage.heldBytes
         guard held > limit else { return nil }
         var reply = ServerFailures.reply(
             area, status: 507, backendlessCode: 8000, kiiCode: "MEMORY_CAP_REACHED",
-            message: "memory cap reached: the served apps hold about \(held / (1024 * 1024)) MiB, more than --max-memory \(limit / (1024 * 1024)) MiB; "
-                + "free some (DELETE users, DELETE /_understudy/outbox) or POST /_understudy/reset"
+            message: "memory cap reached: the served apps (and snapshots) hold about \(held / (1024 * 1024)) MiB, more than --max-memory \(limit / (1024 * 1024)) MiB; "
+                + "free some (DELETE users, DELETE /_understudy/outbox) DELETE /_understudy/snapshots/NAME, or POST /_understudy/reset"
         )
         reply.encodeBody()
         return reply
@@ -31,7 +32,7 @@ enum MemoryCap {
     static func trimJournal(_ stage: Stage) {
         let limit = stage.options.limits.maxMemory
         guard stage.world.journal.heldBytes > limit / 4 else { return }
-        let allowed = max(limit / 4, limit - stage.world.appBytes)
+        let allowed = max(limit / 4, limit - stage.heldBytes)
         while stage.world.journal.count > 1, stage.world.journal.heldBytes > allowed {
             stage.world.journal.dropOldest(max(1, stage.world.journal.count / 8))
         }

@@ -10,6 +10,8 @@ package struct Reply: Sendable {
     package var body: JSON?
     /// A body that is not JSON (a confirmation page, for instance).
     package var text: String?
+    /// A binary body (an AMF reply).
+    package var bytes: [UInt8]?
     package var contentType = "application/json"
     package var headers: [(name: String, value: String)] = []
     /// The error code answered (a Backendless number or a Kii `errorCode`), for the journal.
@@ -18,6 +20,16 @@ package struct Reply: Sendable {
     package var delayMilliseconds = 0
     /// Close the connection instead of answering (an injected fault).
     package var dropConnection = false
+    /// With `dropConnection`: close with a reset (RST) rather than cleanly.
+    package var resetConnection = false
+    /// The fault that fired for this request (the last, when several did), for the journal.
+    package var fault: FaultMark?
+    /// True when that fault's error code is what was answered (an injected error), for the coverage.
+    var faultAnswered = false
+    /// A 200 with a broken body took the place of the answer (a reply fault): what the client met.
+    package var replyFault: ReplyFault?
+    /// No route answers the request's method and path (the coverage report lists it with the nearest route).
+    package var unmatched = false
 
     package init(status: Int = 200, body: JSON? = nil) {
         self.status = status
@@ -32,11 +44,43 @@ package struct Reply: Sendable {
         return reply
     }
 
-    /// Adds the latency and the dropped connection of the fault that fired, if one did.
+    /// Adds the latency, the dropped or reset connection and the broken body of the fault that fired, if one did.
     mutating func apply(_ fault: Fault?) {
         guard let fault else { return }
+        self.fault = FaultMark(id: fault.id, effect: fault.effect)
+        faultAnswered = fault.code != nil
         delayMilliseconds = max(delayMilliseconds, fault.delayMilliseconds)
-        dropConnection = dropConnection || fault.dropConnection
+        dropConnection = dropConnection || fault.dropConnection || fault.resetConnection
+        resetConnection = resetConnection || fault.resetConnection
+        if let kind = fault.replyFault { breakBody(kind) }
+    }
+
+    /// A 200 whose body is empty, the first half of the answer's, or not JSON at all; the client sees no code.
+    mutating func breakBody(_ kind: ReplyFault) {
+        let answer = bodyBytes
+        replyFault = kind
+        status = 200
+        code = nil
+        body = nil
+        encoded = nil
+        switch kind {
+        case .empty: text = ""
+        case .truncated: text = String(decoding: answer.prefix(answer.count / 2), as: UTF8.self)
+        case .malformed: text = #"{"understudy": "a malformed reply"#
+        }
+    }
+
+    /// How the answer reached the client, for the coverage report.
+    var origin: (CodeOrigin, NetworkOutcome?) {
+        if resetConnection { return (.network, .reset) }
+        if dropConnection { return (.network, .dropped) }
+        switch replyFault {
+        case .empty?: return (.network, .emptyBody)
+        case .truncated?: return (.network, .truncatedBody)
+        case .malformed?: return (.network, .malformedBody)
+        case nil: break
+        }
+        return (code != nil && faultAnswered ? .injected : .real, nil)
     }
 
     /// The body's bytes once `encodeBody()` has run: the journal and the response then share one encoding.
@@ -50,6 +94,7 @@ package struct Reply: Sendable {
     /// The body as it is sent: the JSON encoded, or the text body's UTF-8; empty when there is none.
     var bodyBytes: [UInt8] {
         if let encoded { return encoded }
+        if let bytes { return bytes }
         if let body { return JSONWriter.encode(body) }
         if let text { return Array(text.utf8) }
         return []
@@ -57,7 +102,7 @@ package struct Reply: Sendable {
 
     /// The body as text: the JSON as it is sent, or the text body; empty when there is none.
     var bodyText: String {
-        if encoded == nil, body == nil { return text ?? "" }
+        if encoded == nil, body == nil, bytes == nil { return text ?? "" }
         return String(decoding: bodyBytes, as: UTF8.self)
     }
 
@@ -65,11 +110,11 @@ package struct Reply: Sendable {
     /// (`ConnectionDropper`). Hummingbird, or `VendorFastPath`, adds the length, date and server name.
     var responseFields: HTTPFields {
         var fields = HTTPFields()
-        if body != nil || text != nil { fields[.contentType] = contentType }
+        if body != nil || text != nil || bytes != nil { fields[.contentType] = contentType }
         for header in headers {
             if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
         }
-        if dropConnection { fields[ConnectionDropper.marker] = "1" }
+        if dropConnection { fields[ConnectionDropper.marker] = resetConnection ? ConnectionDropper.reset : "1" }
         return fields
     }
 
@@ -85,8 +130,11 @@ package struct Reply: Sendable {
 extension BackendlessError {
     /// The real service's error reply: `{"code","message","errorData":{}}` with the status of `errors.md`.
     package var reply: Reply {
-        var reply = Reply(status: httpStatus, body: JSONRecordWriter.json(self, trailing: [.init("errorData", .object([]))]))
+        var shown = self
+        shown.retryAfter = nil  // a header, not part of the vendor's body
+        var reply = Reply(status: httpStatus, body: JSONRecordWriter.json(shown, trailing: [.init("errorData", .object([]))]))
         reply.code = .int(Int64(code))
+        if let retryAfter { reply.headers.append(("Retry-After", String(retryAfter))) }
         return reply
     }
 }
@@ -104,6 +152,7 @@ extension KiiError {
         }
         var reply = Reply(status: status, body: .object(members))
         reply.code = .string(code)
+        if let retryAfter { reply.headers.append(("Retry-After", String(retryAfter))) }
         return reply
     }
 }
@@ -121,15 +170,31 @@ extension Reply {
     /// area's shape), and the fault that fired, if any, adds its latency or dropped connection.
     static func answer(_ area: RouteArea, app: some EmulatedApp, _ body: () throws -> Reply) -> Reply {
         app.faults.lastFired = nil
+        app.faults.pendingAfterCommit = nil
         var reply: Reply
         do {
             reply = try body()
+            // The call made its change: an `after_commit` fault now answers its error (or drops the connection).
+            if let fault = app.firePendingAfterCommit() {
+                if fault.code != nil { reply = failure(for: fault, app: app) }
+                reply.apply(fault)
+                return reply
+            }
         } catch let error as any ReplyingError {
             reply = error.reply
         } catch {
             reply = ServerFailures.reply(area, status: 500, backendlessCode: 8001, kiiCode: "UNDEFINED_ERROR", message: "\(error)")
         }
+        app.faults.pendingAfterCommit = nil
         reply.apply(app.faults.lastFired)
         return reply
+    }
+
+    /// The error reply an injected fault answers with, in its app's flavour.
+    static func failure(for fault: Fault, app: some EmulatedApp) -> Reply {
+        switch app.flavoured {
+        case .backendless(let app): return app.failure(for: fault).reply
+        case .kii: return KiiError(fault: fault).reply
+        }
     }
 }

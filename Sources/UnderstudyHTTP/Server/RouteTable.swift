@@ -124,7 +124,8 @@ struct RouteTable<Handler: Sendable>: Sendable {
                 }
             }
             guard entries[index].description.method == method else {
-                allowed.append(entries[index].description.method)
+                // Once each: `/users/me` and `/users/{user}` both answer GET.
+                if !allowed.contains(entries[index].description.method) { allowed.append(entries[index].description.method) }
                 continue
             }
             let entry = entries[index]

@@ -17,7 +17,9 @@ package enum ServerFailures {
         case .backendless:
             return BackendlessError(code: backendlessCode, message: message, httpStatus: status).reply
         case .kii:
-            return KiiError(status: status, code: kiiCode, message: message).reply
+            var reply = KiiError(status: status, code: kiiCode, message: message).reply
+            KiiUnityTransport.addStatus(to: &reply)
+            return reply
         case .control:
             var reply = Reply(status: status, body: ["error": .string(kiiCode), "message": .string(message)])
             reply.code = .string(kiiCode)
@@ -26,10 +28,12 @@ package enum ServerFailures {
     }
 
     static func noRoute(_ method: HTTPRequest.Method, _ path: String) -> Reply {
-        reply(
+        var result = reply(
             area(of: path), status: 404, backendlessCode: 404, kiiCode: "NOT_FOUND",
             message: "Understudy has no route \(method.rawValue) \(path) (GET /_understudy/routes lists them)"
         )
+        result.unmatched = true
+        return result
     }
 
     static func wrongMethod(_ method: HTTPRequest.Method, _ path: String, allowed: [HTTPRequest.Method]) -> Reply {
@@ -38,6 +42,7 @@ package enum ServerFailures {
             message: "\(path) does not answer \(method.rawValue); it answers \(allowed.map(\.rawValue).joined(separator: ", "))"
         )
         result.headers.append((name: "Allow", value: allowed.map(\.rawValue).joined(separator: ", ")))
+        result.unmatched = true
         return result
     }
 

@@ -27,19 +27,29 @@ package struct ServerOptions: Sendable {
     package var mqttPort: Int = 1883
     /// Whether the HTTP port answers MQTT over WebSocket at `/mqtt` (`portWS`); off: `portWS` is 0.
     package var mqttWebSocket = true
+    /// False when `mqttPort` is the default: if that port is taken, the server serves without MQTT over TCP (and
+    /// says so) rather than not at all, so two servers on one machine both start.
+    package var mqttPortRequired = false
 
     /// Where `installations.mqtt_endpoint` says the broker listens.
     package var mqttAddress: MqttBrokerAddress {
         let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
         return MqttBrokerAddress(host: shownHost, portTCP: mqttPort, portWS: mqttWebSocket ? port : 0)
     }
+    /// How the apps' clocks move: only when told (`virtual`), or with the real time as well (`real`).
+    package var clockMode: ClockMode
+    /// The real time, in seconds since the epoch: what a `real` clock follows (tests give their own).
+    package var realTime: @Sendable () -> Double
 
     package init(
         host: String = "127.0.0.1", port: Int = 8080, setupScript: ScenarioFile? = nil, seed: UInt64 = 1,
         limits: ScenarioLimits = ScenarioLimits(), controlToken: String? = nil, maxBodyBytes: Int = 1 << 20,
-        journalCapacity: Int = 100_000, idleTimeout: Double = 10, clockStart: Double? = nil
+        journalCapacity: Int = 100_000, idleTimeout: Double = 10, clockStart: Double? = nil,
+        clockMode: ClockMode = .virtual, realTime: @escaping @Sendable () -> Double = Stage.realTime
     ) {
         self.clockStart = clockStart
+        self.clockMode = clockMode
+        self.realTime = realTime
         self.host = host
         self.port = port
         self.setupScript = setupScript
@@ -56,6 +66,14 @@ package struct ServerOptions: Sendable {
         let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
         return "http://\(shownHost.contains(":") ? "[\(shownHost)]" : shownHost):\(port)"
     }
+}
+
+/// How the served apps' clocks move (`understudy serve --clock`).
+package enum ClockMode: String, Sendable, CaseIterable {
+    /// Only when told: a scenario's, a control call's or the dashboard's advance or set.
+    case virtual
+    /// With the real time, from each app's start; advance and set still move a clock (an offset that stays).
+    case real
 }
 
 /// The app ids and keys served when no setup script creates apps.
@@ -76,11 +94,15 @@ package struct StageError: Error, Sendable, CustomStringConvertible {
 /// thread-safe: the server keeps it behind one lock, so requests, control calls and Lua chunks see one
 /// consistent world.
 package final class Stage {
-    package let options: ServerOptions
+    package private(set) var options: ServerOptions
     /// The apps and the journal.
     package private(set) var world: ServedWorld
     /// Where the setup script, control chunks and fault predicates run.
     package private(set) var session: LiveSession
+    /// The real time the clocks last followed (`--clock real`).
+    private var followedRealTime: Double
+    /// Named copies of the world (`/_understudy/snapshots`); a reset keeps them.
+    package let snapshots = SnapshotStore()
 
     /// The MQTT broker the Kii apps deliver to.
     let mqttDeliveries: (any MqttDeliveries)?
@@ -88,9 +110,19 @@ package final class Stage {
     package init(options: ServerOptions, mqttDeliveries: (any MqttDeliveries)? = nil) throws(StageError) {
         self.options = options
         self.mqttDeliveries = mqttDeliveries
+        followedRealTime = options.realTime()
         (world, session) = try Self.makeWorld(options, journal: Self.journal(options), mqttDeliveries: mqttDeliveries)
         if let shared = world.sharedAppID {
             throw StageError(message: "two \(shared.flavour.displayName) apps have the app_id '\(shared.appID)'")
+        }
+    }
+
+    /// Serves without MQTT over TCP (its port was taken): every Kii app's endpoint then reports `portTCP = 0`.
+    package func turnOffMQTTOverTCP() {
+        options.mqttPort = 0
+        world.mqttBroker = options.mqttAddress
+        for app in world.apps {
+            if case .kii(let kii) = app.flavoured { kii.mqttBroker = options.mqttAddress }
         }
     }
 
@@ -100,7 +132,7 @@ package final class Stage {
     ) throws(StageError) -> (ServedWorld, LiveSession) {
         let world = ServedWorld(
             linkBase: options.linkBase, journalCapacity: options.journalCapacity,
-            clockStart: options.clockStart ?? Self.realTime()
+            clockStart: options.clockStart ?? options.realTime()
         )
         world.mqttBroker = options.mqttAddress
         world.mqttDeliveries = mqttDeliveries
@@ -136,7 +168,7 @@ package final class Stage {
     }
 
     /// Seconds since the epoch now, to the millisecond (Backendless dates are milliseconds).
-    static func realTime() -> Double {
+    package static func realTime() -> Double {
         (Date().timeIntervalSince1970 * 1000).rounded(.down) / 1000
     }
 
@@ -145,7 +177,38 @@ package final class Stage {
     package func reset(clearJournal: Bool = false) throws(StageError) {
         let journal = clearJournal ? Self.journal(options) : world.journal
         mqttDeliveries?.disconnectAll()
+        followedRealTime = options.realTime()
+        let coverage = world.coverage  // what the app met survives resets (an app's suite resets between tests)
         (world, session) = try Self.makeWorld(options, journal: journal, mqttDeliveries: mqttDeliveries)
+        world.coverage = coverage
+    }
+
+    /// Under `--clock real`, moves every app's clock (and where a new app's starts) on by the real time passed
+    /// since the last call, doing what comes due on the way; nothing under `--clock virtual`. The server calls it
+    /// before anything reads or acts on the world, so each request sees its app's clock where real time put it.
+    package func followRealTime() {
+        guard options.clockMode == .real else { return }
+        let now = options.realTime()
+        let passed = now - followedRealTime
+        followedRealTime = now
+        guard passed > 0 else { return }
+        for app in world.apps { _ = app.moveClock(to: app.clock.now + passed) }
+        world.moveClockStart(by: passed)
+    }
+
+    /// What counts against `--max-memory` beside the journal: the served apps and the snapshots.
+    package var heldBytes: Int { world.appBytes + snapshots.heldBytes }
+
+    /// Takes a snapshot of the world's apps under `name` (replacing one of that name). Answers it and whether one
+    /// was replaced.
+    package func takeSnapshot(named name: String) -> (snapshot: WorldSnapshot, replaced: Bool) {
+        let snapshot = WorldSnapshot(name: name, image: WorldImage(copying: world.apps))
+        return (snapshot, snapshots.keep(snapshot))
+    }
+
+    /// Serves the apps of a snapshot as they were when it was taken; the journal and the Lua session stay.
+    package func restore(_ snapshot: WorldSnapshot) {
+        snapshot.restore(into: world)
     }
 
     /// Every app, in the order they were created.

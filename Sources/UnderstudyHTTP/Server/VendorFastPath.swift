@@ -8,7 +8,8 @@ internal import UnderstudyMQTT
 
 /// Answers the emulated apps' routes on the event loop that read the request, without handing it to Swift
 /// concurrency: the request never waits for a task to be scheduled, and its reply is written from the same thread.
-/// Everything else (the control API, the dashboard, requests with an `Origin` (CORS), chunked or oversized bodies,
+/// It also answers the health check (`GET /_understudy/health`), which needs no lock. Everything else (the rest of
+/// the control API, the dashboard, requests with an `Origin` (CORS), chunked or oversized bodies,
 /// `Expect`, `OPTIONS`/`HEAD`, paths no route matches) goes on to Hummingbird's responder unchanged, and so does
 /// every request that arrives while one handed on is still unanswered (replies leave in request order). Both ways
 /// end in `UnderstudyServer.answer`: the same handler, lock and journal. The event loop never waits for long: when
@@ -29,6 +30,8 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// A request this handler is reading to answer itself.
     private struct Reading {
         var head: HTTPRequest
+        /// The method the request means (Kii's Unity SDK overrides a POST's).
+        var method: HTTPRequest.Method
         var entry: RouteTable<RouteHandler>.Entry
         var parameters: RouteParameters
         var path: String
@@ -48,9 +51,14 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var state = State.idle
     /// Requests handed on whose reply has not been written yet.
     private var handedOn = 0
-    /// True while a reply held back by an injected delay is pending: parts that arrive meanwhile wait in `waiting`.
+    /// True while a reply held back by an injected delay is pending, or while a request handed on is unanswered:
+    /// parts that arrive meanwhile wait in `waiting`, unread, so nothing pipelined behind a request runs before
+    /// its reply is written (a reply that drops the connection then discards them: the client never gets them).
     private var holding = false
+    private var waitingForHandedOn = false
     private var waiting: [HTTPRequestPart] = []
+    /// True once a reply dropped the connection (`drop = true`): nothing read after it is answered or run.
+    private var dropped = false
     private var dates = HTTPDateCache()
 
     init(server: UnderstudyServer, serverName: String) {
@@ -60,6 +68,7 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
+        if dropped { return }
         if holding {
             waiting.append(part)
             return
@@ -67,10 +76,26 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         read(part, context: context)
     }
 
+    /// Reads the parts that waited, until one holds the rest back again.
+    private func drain(context: ChannelHandlerContext) {
+        let forwarded = !waiting.isEmpty
+        while !holding, !dropped, !waiting.isEmpty {
+            read(waiting.removeFirst(), context: context)
+        }
+        if dropped { waiting.removeAll() }
+        // Outside a read batch: Hummingbird's channel takes what was passed on at the batch's end.
+        if forwarded { context.fireChannelReadComplete() }
+    }
+
     private func read(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
         switch (state, part) {
         case (.idle, .head(let head)):
-            if handedOn == 0, let reading = plan(head) {
+            if handedOn > 0 {
+                // Behind a request Hummingbird is answering: wait for its reply (it may drop the connection).
+                holding = true
+                waitingForHandedOn = true
+                waiting.insert(part, at: 0)
+            } else if let reading = plan(head) {
                 state = .reading(reading)
             } else {
                 handedOn += 1
@@ -109,20 +134,27 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         }
         let uri = URI(head.path ?? "/")
         let requestPath = RequestPath(uri.path)
-        guard !requestPath.isControl else { return nil }
         let path = requestPath.path
-        guard case .found(let entry, let parameters) = server.routes.match(head.method, path),
-            entry.description.area != .control
+        guard !requestPath.isControl || path == ControlRoutes.healthPath else { return nil }
+        let method = KiiUnityTransport.method(head.method, path: path, headers: fields)
+        guard case .found(let entry, let parameters) = server.routes.match(method, path),
+            entry.description.area != .control || path == ControlRoutes.healthPath
         else { return nil }
         var body: [UInt8] = []
         body.reserveCapacity(expected)
-        return Reading(head: head, entry: entry, parameters: parameters, path: path, query: uri.query ?? "", body: body)
+        return Reading(head: head, method: method, entry: entry, parameters: parameters, path: path, query: uri.query ?? "", body: body)
     }
 
     private func answer(_ reading: Reading, context: ChannelHandlerContext) {
+        if reading.path == ControlRoutes.healthPath {
+            write(server.healthReply(), close: reading.head.headerFields[.connection] == "close", context: context)
+            return
+        }
+        var fields = reading.head.headerFields
+        fields[UnderstudyServer.connectionHeader] = String(ObjectIdentifier(context.channel).hashValue)
         guard let reply = server.answerWithoutWaiting(
-            reading.entry, parameters: reading.parameters, method: reading.head.method, path: reading.path,
-            query: reading.query, headers: reading.head.headerFields,
+            reading.entry, parameters: reading.parameters, method: reading.method, path: reading.path,
+            query: reading.query, headers: fields,
             body: reading.entry.bodyKind == .none ? [] : reading.body
         ) else {
             // The lock is busy (a long control chunk, say) or a Lua predicate could run: the event loop must not
@@ -136,16 +168,28 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         let close = reading.head.headerFields[.connection] == "close"
+        if reply.dropConnection { dropped = true }
         guard reply.delayMilliseconds > 0 else {
             write(reply, close: close, context: context)
             return
         }
         holding = true
-        context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: .milliseconds(Int64(reply.delayMilliseconds))) {
+        waitDelay(until: NIODeadline.now() + .milliseconds(Int64(reply.delayMilliseconds)), context: context) {
             self.write(reply, close: close, context: context)
             self.holding = false
-            while !self.holding, !self.waiting.isEmpty {
-                self.read(self.waiting.removeFirst(), context: context)
+            self.drain(context: context)
+        }
+    }
+
+    /// Runs `then` at `deadline`, or at once when the server begins to shut down: a pending delay never holds
+    /// up a SIGTERM (the reply goes out now, and graceful shutdown closes the connection after it).
+    private func waitDelay(until deadline: NIODeadline, context: ChannelHandlerContext, then: @escaping () -> Void) {
+        let step = min(deadline, NIODeadline.now() + .milliseconds(UnderstudyServer.shutdownPollMilliseconds))
+        context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(deadline: step) {
+            if NIODeadline.now() >= deadline || self.server.isShuttingDown {
+                then()
+            } else {
+                self.waitDelay(until: deadline, context: context, then: then)
             }
         }
     }
@@ -179,7 +223,18 @@ final class VendorFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Replies Hummingbird writes for the requests handed on.
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data), handedOn > 0 { handedOn -= 1 }
+        switch unwrapOutboundIn(data) {
+        case .head(let head) where head.headerFields[ConnectionDropper.marker] != nil:
+            dropped = true
+        case .end where handedOn > 0:
+            handedOn -= 1
+            if handedOn == 0, waitingForHandedOn {
+                waitingForHandedOn = false
+                holding = false
+                context.eventLoop.assumeIsolatedUnsafeUnchecked().execute { self.drain(context: context) }
+            }
+        default: break
+        }
         context.write(data, promise: promise)
     }
 }
@@ -195,6 +250,7 @@ struct VendorFastPathChannel: ServerChildChannel {
             let operations = channel.pipeline.syncOperations
             let state = try operations.handler(type: HTTPConnectionStateHandler.self)
             try operations.addHandler(VendorFastPath(server: server, serverName: serverName), position: .after(state))
+            try operations.addHandler(H2CUpgradeDecliner(), position: .first)
             if server.options.mqttWebSocket {
                 // First on the connection: `GET /mqtt` with a WebSocket upgrade becomes an MQTT connection, whose
                 // keep-alive the broker keeps (so Hummingbird's idle timer leaves).

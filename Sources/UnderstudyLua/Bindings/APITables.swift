@@ -5,7 +5,9 @@ internal import CLuaShim
 /// a name they do not have raises a message that names the ones they have and the nearest match ("did you mean
 /// register?"), instead of Lua's bare "attempt to call a nil value"; and a call made with a colon
 /// (`app.users:register{...}`) is recognised and explained. Each table gets a metatable shared by every table of the
-/// same name (kept in the registry), so naming costs no allocation per backend after the first.
+/// same name (kept in the registry), so naming costs no allocation per backend after the first. Those metatables are
+/// locked (`__metatable`): a scenario can neither change them for the scenarios after it nor arm a finalizer
+/// through them.
 enum APITables {
     /// What the metatables' `__name` starts with.
     static let prefix = "understudy api "
@@ -17,8 +19,12 @@ enum APITables {
             let metatable = lua_gettop(L)
             us_push_swift_function(L, unknownName, 0)
             LuaValues.setField(L, metatable, "__index")
+            // Shared by every table of this name, in every scenario the state runs: scripts neither read nor
+            // change it (`getmetatable(app)` is this text, `setmetatable(app, ...)` raises).
+            LuaValues.push(L, prefix + name)
+            LuaValues.setField(L, metatable, "__metatable")
         }
-        lua_setmetatable(L, index)
+        us_setmetatable_unarmed(L, index)
     }
 
     /// Names an app table and every table of calls in it without a metatable of its own (`app.settings` has one).

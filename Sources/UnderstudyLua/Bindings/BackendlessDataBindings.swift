@@ -124,39 +124,7 @@ enum BackendlessDataBindings {
         }
     }
 
-    static let remove: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.dataRemove) { call throws(LuaMisuse) in
-            let objectID = try call.arguments(of: BackendlessOperation.dataRemove).string("objectId")
-            let app = try call.backendless()
-            return call.answer { () throws(BackendlessError) in try app.dataRemove(objectID) }
-        }
-    }
-
     // MARK: users
-
-    static let describe: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.describeUsers) { call throws(LuaMisuse) in
-            _ = try call.arguments(of: BackendlessOperation.describeUsers)
-            let app = try call.backendless()
-            do throws(BackendlessError) {
-                let columns = try app.describeUsers()
-                SharedBindings.pushList(call.L, columns) { L, column in LuaRecordWriter.push(L, column) }
-                return 1
-            } catch {
-                return call.fail(error)
-            }
-        }
-    }
-
-    static let loginByID: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.loginByID) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: BackendlessOperation.loginByID)
-            let app = try call.backendless()
-            let objectID = arguments.string("objectId")
-            let key = key(arguments)
-            return call.answer { () throws(BackendlessError) in try app.loginByID(objectID: objectID, key: key) }
-        }
-    }
 
     static let updateStatus: us_swift_fn = { L in
         LuaCall.run(L, BackendlessOperation.updateStatus) { call throws(LuaMisuse) in

@@ -102,22 +102,6 @@ enum BackendlessPushBindings {
         }
     }
 
-    static let status: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.messageStatus) { call throws(LuaMisuse) in
-            let id = try call.arguments(of: BackendlessOperation.messageStatus).string("messageId")
-            let app = try call.backendless()
-            return call.answer { () throws(BackendlessError) in try app.messageStatus(id) }
-        }
-    }
-
-    static let cancel: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.cancelMessage) { call throws(LuaMisuse) in
-            let id = try call.arguments(of: BackendlessOperation.cancelMessage).string("messageId")
-            let app = try call.backendless()
-            return call.answerTrue { () throws(BackendlessError) in try app.cancelMessage(id) }
-        }
-    }
-
     static let templateFields = ["name", "message", "title", "subtitle", "headers", "os", "channel"]
 
     static let defineTemplate: us_swift_fn = { L in
@@ -147,25 +131,6 @@ enum BackendlessPushBindings {
             )
             app.definePushTemplate(template)
             return call.pushTrue()
-        }
-    }
-
-    static let listTemplates: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.pushTemplates) { call throws(LuaMisuse) in
-            let os = try call.arguments(of: BackendlessOperation.pushTemplates).optionalString("os")
-            let app = try call.backendless()
-            do throws(BackendlessError) {
-                let templates = try app.listPushTemplates(os: os)
-                lua_createtable(call.L, 0, Int32(clamping: templates.count))
-                let table = lua_gettop(call.L)
-                for template in templates {
-                    LuaRecordWriter.push(call.L, template)
-                    LuaValues.setField(call.L, table, template.name)
-                }
-                return 1
-            } catch {
-                return call.fail(error)
-            }
         }
     }
 

@@ -57,7 +57,7 @@ extension SharedBindings {
         lua_pushinteger(L, lua_Integer(id))
         us_push_swift_function(L, faultField, 2)
         LuaValues.setField(L, meta, "__index")
-        lua_setmetatable(L, table)
+        us_setmetatable_unarmed(L, table)
     }
 
     static let faultField: us_swift_fn = { L in

@@ -53,14 +53,6 @@ enum KiiInstallationBindings {
         }
     }
 
-    static let unregister: us_swift_fn = { L in
-        LuaCall.run(L, KiiOperation.unregisterInstallation) { call throws(LuaMisuse) in
-            let id = try call.arguments(of: KiiOperation.unregisterInstallation).string("installationID")
-            let app = try call.kii()
-            return call.answerTrue { () throws(KiiError) in try app.unregisterInstallation(id: id) }
-        }
-    }
-
     /// `send_to_user{ user, message }` → `{ delivered = { installationID, ... } }`
     static let sendToUser: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.sendToUser) { call throws(LuaMisuse) in

@@ -2,71 +2,11 @@ internal import CLua
 internal import CLuaShim
 internal import Understudy
 
-/// Contract v4's Kii calls: `app.installations.mqtt_endpoint`, topic ACLs (`app.topics.acl`, `grant`, `revoke`)
-/// and groups (`app.groups.create`, `member_of`, `owned_by`). The arguments are read as `KiiDeclarations`
-/// declares them.
+/// Contract v4's Kii calls still answered by hand: the console's `app.groups.create` and `app.social.account`,
+/// `app.users.login_mfa` (exactly one code, else misuse) and social login (the provider compared without case,
+/// options per provider, else misuse). The others (`mqtt_endpoint`, topic ACLs, `groups.member_of` /
+/// `owned_by`, `users.lookup`) are their declarations, served by `OperationAdapter`.
 enum KiiV4Bindings {
-    /// `mqtt_endpoint(installationID)` → `{ installationID, username, password, mqttTopic, host, portTCP, ... }`
-    static let mqttEndpoint: us_swift_fn = { L in
-        LuaCall.run(L, KiiOperation.mqttEndpoint) { call throws(LuaMisuse) in
-            let id = try call.arguments(of: KiiOperation.mqttEndpoint).string("installationID")
-            let app = try call.kii()
-            return call.answer { () throws(KiiError) in try app.mqttEndpoint(installationID: id) }
-        }
-    }
-
-    /// `acl(topicID, owner?)` → `{ SUBSCRIBE_TO_TOPIC = {...}, SEND_MESSAGE_TO_TOPIC = {...} }`
-    static let topicACL: us_swift_fn = { L in
-        LuaCall.run(L, KiiOperation.topicACL) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: KiiOperation.topicACL)
-            let app = try call.kii()
-            return call.answer { () throws(KiiError) in
-                try app.topicACL(topicID: arguments.string("topicID"), owner: arguments.optionalString("owner"))
-            }
-        }
-    }
-
-    /// `grant` / `revoke(topicID, action, subject, owner?)` → `true`
-    private static func aclChange(_ L: OpaquePointer?, _ operation: KiiOperation) -> Int32 {
-        LuaCall.run(L, operation) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: operation)
-            let app = try call.kii()
-            guard let action = KiiTopicAction(rawValue: arguments.string("action")) else {
-                throw LuaMisuse("action must be \"SUBSCRIBE_TO_TOPIC\" or \"SEND_MESSAGE_TO_TOPIC\"")
-            }
-            let (topicID, subject, owner) = (arguments.string("topicID"), arguments.string("subject"), arguments.optionalString("owner"))
-            return call.answerTrue { () throws(KiiError) in
-                if operation == .grantTopic {
-                    try app.grantTopic(topicID: topicID, action: action, subject: subject, owner: owner)
-                } else {
-                    try app.revokeTopic(topicID: topicID, action: action, subject: subject, owner: owner)
-                }
-            }
-        }
-    }
-
-    static let grant: us_swift_fn = { L in aclChange(L, .grantTopic) }
-    static let revoke: us_swift_fn = { L in aclChange(L, .revokeTopic) }
-
-    /// `member_of(userID)` / `owned_by(userID)` → `{ { groupID, name, owner }, ... }` in creation order
-    private static func groupList(_ L: OpaquePointer?, _ operation: KiiOperation) -> Int32 {
-        LuaCall.run(L, operation) { call throws(LuaMisuse) in
-            let userID = try call.arguments(of: operation).string("userID")
-            let app = try call.kii()
-            do throws(KiiError) {
-                let groups = operation == .groupsMemberOf
-                    ? try app.groupsMemberOf(userID: userID) : try app.groupsOwnedBy(userID: userID)
-                SharedBindings.pushList(call.L, groups) { L, item in LuaRecordWriter.push(L, item) }
-                return 1
-            } catch {
-                return call.fail(error)
-            }
-        }
-    }
-
-    static let memberOf: us_swift_fn = { L in groupList(L, .groupsMemberOf) }
-    static let ownedBy: us_swift_fn = { L in groupList(L, .groupsOwnedBy) }
-
     /// `groups.create{ name, owner, members? }` (console) → `{ groupID, name, owner, members }`; misuse raises.
     static let createGroup: us_swift_fn = { L in
         LuaCall.run(L, "groups.create") { call throws(LuaMisuse) in
@@ -94,18 +34,8 @@ enum KiiV4Bindings {
     }
 }
 
-/// `app.users.lookup` and `app.users.login_mfa` (contract v4).
+/// `app.users.login_mfa` (contract v4).
 extension KiiV4Bindings {
-    /// `lookup(identifier, token)` → the full record, or `{ userID, loginName?, displayName? }`
-    static let lookup: us_swift_fn = { L in
-        LuaCall.run(L, KiiOperation.lookup) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: KiiOperation.lookup)
-            let app = try call.kii()
-            let (identifier, token) = (arguments.string("identifier"), arguments.string("token"))
-            return call.answer { () throws(KiiError) in try app.lookup(identifier: identifier, token: token) }
-        }
-    }
-
     /// `login_mfa{ totp_code = ? , recovery_code = ? }`: exactly one of the two; never succeeds.
     static let loginMFA: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.loginMFA) { call throws(LuaMisuse) in

@@ -30,6 +30,7 @@ enum OperationAdapter {
                 let outcome = try withUnsafeMutablePointer(to: &pushes) { pushes in
                     try performer.run(app, arguments, LuaLimits(L: call.L, pushes: pushes))
                 }
+                if let failed = call.afterCommit() { return failed }  // an `after_commit` fault, now the change is made
                 return call.present(outcome)
             } catch let error as any LuaPresentable {
                 return call.fail(error)

@@ -58,7 +58,7 @@ enum ServedBindings {
 
     // MARK: The journal
 
-    static let filterFields = ["method", "path", "op", "app_id", "status", "code", "limit"]
+    static let filterFields = ["method", "path", "op", "app_id", "status", "code", "test", "limit"]
 
     /// The served world, or a clear error outside `understudy serve`.
     static func live(_ call: LuaCall) throws(LuaMisuse) -> ServedWorld {
@@ -77,6 +77,7 @@ enum ServedBindings {
         filter.path = try call.field(index, "path", string: "filter.path")
         filter.operation = try call.field(index, "op", string: "filter.op")
         filter.appID = try call.field(index, "app_id", string: "filter.app_id")
+        filter.test = try call.field(index, "test", string: "filter.test")
         if let status = try call.field(index, "status", value: "filter.status") {
             guard case .int(let number) = status else { throw LuaMisuse("filter.status must be an integer") }
             filter.status = Int(number)
@@ -90,7 +91,7 @@ enum ServedBindings {
     }
 
     static func push(_ L: OpaquePointer, _ entry: JournalEntry) {
-        LuaRecordWriter.push(L, entry, capacity: 14)
+        LuaRecordWriter.push(L, entry, capacity: 16)
     }
 
     /// `understudy.journal.entries(filter?)`: the matching requests, oldest first.

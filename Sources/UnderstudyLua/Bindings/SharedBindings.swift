@@ -16,7 +16,7 @@ enum SharedBindings {
         Binding.function(L, meta, "__pairs", handle, settingsPairs)
         LuaValues.push(L, "settings")
         LuaValues.setField(L, meta, "__metatable")
-        lua_setmetatable(L, -2)
+        us_setmetatable_unarmed(L, -2)
         LuaValues.setField(L, table, "settings")
     }
 

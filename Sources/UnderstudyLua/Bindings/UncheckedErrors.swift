@@ -45,6 +45,28 @@ final class UncheckedErrors {
         return 0
     }
 
+    /// How many errors the running scenario was handed so far.
+    var count: Int { returned.count }
+
+    /// Forgets the errors handed after the first `count` (a call that raised after all: they never reached Lua).
+    func forget(_ L: OpaquePointer, after count: Int) {
+        guard returned.count > count, unchecked != LUA_NOREF else { return }
+        lua_rawgeti(L, us_registryindex(), lua_Integer(unchecked))
+        let table = lua_gettop(L)
+        lua_pushnil(L)
+        while lua_next(L, table) != 0 {
+            let position = Int(us_tointeger(L, -1, nil))
+            us_pop(L, 1)
+            if position > count {
+                lua_pushvalue(L, -1)
+                lua_pushnil(L)
+                lua_rawset(L, table)  // clearing a field during the traversal is allowed
+            }
+        }
+        us_pop(L, 1)
+        returned.removeLast(returned.count - count)
+    }
+
     /// Starts remembering the errors of a scenario (forgetting the last one's).
     func begin(_ L: OpaquePointer) {
         if !returned.isEmpty, unchecked != LUA_NOREF {
@@ -76,7 +98,7 @@ final class UncheckedErrors {
         lua_createtable(L, 0, 0)
         let proxy = lua_gettop(L)
         lua_rawgeti(L, us_registryindex(), lua_Integer(metatable))
-        lua_setmetatable(L, proxy)
+        us_setmetatable_unarmed(L, proxy)
         lua_rawgeti(L, us_registryindex(), lua_Integer(fields))
         lua_pushvalue(L, proxy)
         lua_pushvalue(L, fieldTable)

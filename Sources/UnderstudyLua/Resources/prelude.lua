@@ -53,6 +53,74 @@ local function sorted_keys(t)
   return keys
 end
 
+---------------------------------------------------------------------------------------------------------------
+-- pairs in an order of the keys themselves: Lua's own order follows the string hashes, seeded anew in every
+-- state, so `for k in pairs(user)` would visit fields in another order each run. The sequence 1..#t first, then
+-- the other numbers ascending, strings in byte order, false, true, then other keys (tables, functions) as `next`
+-- meets them.
+-- A __pairs metamethod is honoured; one that hands back `next` over a table (app.settings, err) is ordered too.
+
+local pairs_rank = { number = 1, string = 2, boolean = 3 }
+local function pairs_order(a, b)
+  local ra, rb = pairs_rank[type(a)], pairs_rank[type(b)]
+  if ra ~= rb then return ra < rb end
+  if ra == 3 then return b and not a end
+  return a < b
+end
+
+local function ordered_keys(t)
+  local keys, others, n = {}, nil, rawlen(t)
+  for i = 1, n do
+    if rawget(t, i) == nil then n = i - 1; break end
+    keys[i] = i
+  end
+  local rest = {}
+  for k in next, t do
+    local kind = type(k)
+    if kind == "string" or kind == "boolean" or (kind == "number" and not (math_type(k) == "integer" and k >= 1 and k <= n)) then
+      rest[#rest + 1] = k
+    elseif kind ~= "number" then
+      others = others or {}
+      others[#others + 1] = k
+    end
+  end
+  table_sort(rest, pairs_order)
+  for i = 1, #rest do keys[n + i] = rest[i] end
+  if others then
+    local count = #keys
+    for i = 1, #others do keys[count + i] = others[i] end
+  end
+  return keys
+end
+
+local function ordered_iterator(t)
+  local keys, i = ordered_keys(t), 0
+  return function()
+    while true do
+      i = i + 1
+      local k = keys[i]
+      if k == nil then return nil end
+      local v = rawget(t, k)
+      if v ~= nil then return k, v end -- a field cleared during the traversal is skipped
+    end
+  end
+end
+
+local function ordered_pairs(t, ...)
+  local mt = raw_getmetatable(t)
+  local handler = type(mt) == "table" and rawget(mt, "__pairs") or nil
+  if handler ~= nil then
+    local f, s, c = handler(t)
+    if rawequal(f, next) and type(s) == "table" and c == nil and raw_getmetatable(s) == nil then
+      return ordered_iterator(s), s, nil
+    end
+    return f, s, c
+  end
+  if type(t) ~= "table" then return pairs(t, ...) end -- Lua's own message for a wrong argument
+  return ordered_iterator(t), t, nil
+end
+base.pairs = ordered_pairs
+
 local render
 local function render_key(k)
   if type(k) == "string" and k:match("^[%a_][%w_]*$") then return k end
@@ -370,7 +438,8 @@ end
 base.expect = expect
 base.fail = fail
 -- expect.equals and other misspellings name the helpers there are (the same __index as the API tables')
-raw_setmetatable(expect, { __index = rawget(raw_getmetatable(understudy_module), "__index"), __name = "understudy api expect" })
+raw_setmetatable(expect, { __index = rawget(raw_getmetatable(understudy_module), "__index"), __name = "understudy api expect",
+  __metatable = "understudy api expect" })
 
 ---------------------------------------------------------------------------------------------------------------
 -- Running one scenario
@@ -398,13 +467,18 @@ end
 
 local function restore()
   for i = 1, #snapshots do
-    local t, copy, mt = snapshots[i][1], snapshots[i][2], snapshots[i][3]
+    local t, copy = snapshots[i][1], snapshots[i][2]
     for k in next, t do
       if rawget(copy, k) == nil then rawset(t, k, nil) end
     end
     for k, v in next, copy do
       if not rawequal(rawget(t, k), v) then rawset(t, k, v) end
     end
+  end
+  -- Metatables once every table (metatables included) holds its pristine fields again: a metatable a scenario
+  -- changed is never set as it left it (raw_setmetatable also drops a __gc, which arms no finalizer).
+  for i = 1, #snapshots do
+    local t, mt = snapshots[i][1], snapshots[i][3]
     if not rawequal(raw_getmetatable(t), mt) then raw_setmetatable(t, mt) end
   end
 end

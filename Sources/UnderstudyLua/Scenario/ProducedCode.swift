@@ -2,19 +2,26 @@ internal import CLua
 internal import CLuaShim
 package import Understudy
 
-/// An error code a scenario's call answered: which flavour, which code, and whether an injected fault made it.
+/// An error code a scenario's call answered (or an app under `serve` met): which flavour, which code, and how:
+/// its real trigger, an injected fault, or (over HTTP) a network fault.
 package struct ProducedCode: Sendable, Hashable {
     package var flavour: Flavour
-    /// A Backendless number as text (`"3033"`) or a Kii `errorCode`.
+    /// A Backendless number as text (`"3033"`), a Kii `errorCode`, or a network outcome (`connection dropped`).
     package var code: String
-    /// True when `app.faults.inject` produced it rather than the call's real trigger.
-    package var injected: Bool
+    package var origin: CodeOrigin
 
-    package init(flavour: Flavour, code: String, injected: Bool) {
+    package init(flavour: Flavour, code: String, origin: CodeOrigin) {
         self.flavour = flavour
         self.code = code
-        self.injected = injected
+        self.origin = origin
     }
+
+    package init(flavour: Flavour, code: String, injected: Bool) {
+        self.init(flavour: flavour, code: code, origin: injected ? .injected : .real)
+    }
+
+    /// True when `app.faults.inject` produced it rather than the call's real trigger.
+    package var injected: Bool { origin == .injected }
 }
 
 /// An error that can say which catalogued code it is.

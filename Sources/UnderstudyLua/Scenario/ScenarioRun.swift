@@ -17,6 +17,7 @@ extension LuaState {
         us_reset_budget(L, limits.maxInstructions)
         startDeadline(limits.timeout)
         host.uncheckedErrors.begin(L)
+        host.raisedPredicateError = nil
         let status = us_run_scenario(L, Int32(declaration.index), lua_Integer(Int64(bitPattern: seed)))
         startDeadline(0)
         var spent = false
@@ -27,6 +28,9 @@ extension LuaState {
             }
             outcome.settle(with: failure)
             spent = failure.fatal
+        } else if let predicate = host.raisedPredicateError {
+            outcome.status = .failed
+            outcome.message = predicate + " (a pcall caught the error; a 'when' predicate that raises fails its scenario)"
         } else {
             let unlooked = host.uncheckedErrors.unlooked(L)
             if let first = unlooked.first {

@@ -249,7 +249,6 @@ extension BackendlessApp {
 
     /// `data.users.remove(objectId)`: deletes the user as `users.delete` does; answers the deletion time.
     package func dataRemove(_ objectID: String) throws(BackendlessError) -> DataDeletion {
-        try checkFaults(.dataRemove, [.string(objectID)])
         try delete(objectID: objectID)
         return DataDeletion(deletionTime: clock.milliseconds)
     }

@@ -130,12 +130,6 @@ extension BackendlessApp {
         return columns.values.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 
-    /// `users.describe()`: the `Users` columns (contract version 4). Only an injected fault fails it.
-    package func describeUsers() throws(BackendlessError) -> [UsersColumn] {
-        try checkFaults(.describeUsers, [])
-        return usersColumns
-    }
-
     /// Records the columns `properties` adds to the table: a dynamic column stays once any user held it, typed by
     /// its first non-null value.
     func noteColumns(_ properties: [Property]) {

@@ -115,6 +115,24 @@ scenario("link_social checks in order: token never issued, token ended, provider
   expect.equal(app.users.find("bob").thirdPartyAccounts, {})
 end)
 
+scenario("each provider's own 409: google and qq as facebook, renren as twitter (USER_ALREADY_LINKED)", function()
+  local app = understudy.kii()
+  for _, p in ipairs({ "google", "qq", "renren" }) do
+    app.social.account{ provider = p, token = p .. "-1", profile = { id = p .. "-1" } }
+    app.social.account{ provider = p, token = p .. "-2", profile = { id = p .. "-2" } }
+  end
+  local alice = expect.ok(app.users.register{ username = "alice", password = PASSWORD })
+  expect.ok(app.users.link_social(alice.token, "google", "google-1"))
+  expect.error({ status = 409, code = "GOOGLE_USER_ALREADY_LINKED" }, app.users.link_social(alice.token, "google", "google-2"))
+  expect.ok(app.users.link_social(alice.token, "qq", "qq-1"))
+  expect.error({ status = 409, code = "QQ_USER_ALREADY_LINKED" }, app.users.link_social(alice.token, "QQ", "qq-2"))
+  expect.ok(app.users.link_social(alice.token, "renren", "renren-1"))
+  expect.error({ status = 409, code = "USER_ALREADY_LINKED" }, app.users.link_social(alice.token, "renren", "renren-2"))
+  local linked = expect.ok(app.users.unlink_social(alice.token, "google"))
+  expect.is_nil(linked.thirdPartyAccounts.google)
+  expect.equal(linked.thirdPartyAccounts.qq.id, "qq-1")
+end)
+
 scenario("unlink_social checks the token, then that the user is linked", function()
   local app = understudy.kii()
   local alice = expect.ok(app.users.register{ username = "alice", password = PASSWORD })
