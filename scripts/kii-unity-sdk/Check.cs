@@ -87,6 +87,16 @@ public static class Check
 
     static void ExpectSame(IEnumerable<object> actual, IEnumerable<object> expected, string what) { ExpectEqual(Show(actual), Show(expected), what); }
 
+    /// Starts an async call and waits (20 s at most) for its callback; the callback's error, if any.
+    static Exception Await<T>(Action<Action<Exception>> start)
+    {
+        var finished = new System.Threading.ManualResetEvent(false);
+        Exception failure = null;
+        start(e => { failure = e; finished.Set(); });
+        if (!finished.WaitOne(20000)) return new Exception("no callback within 20 s");
+        return failure;
+    }
+
     /// A plain HTTP request (the control API, a back office's REST call): status and body.
     static KeyValuePair<int, string> Http(string method, string path, string json, params string[] headers)
     {
@@ -364,6 +374,22 @@ public static class Check
             ExpectEqual(stranger.PushSubscription.IsSubscribed(others), false, "IsSubscribed");
         });
         Step("LogIn the member again", () => member = KiiUser.LogIn(memberName, "secret1"));
+        // What a game calls: the async forms, whose callbacks the Unity transport's looper (a coroutine) runs.
+        Step("async LogIn and Refresh (the callbacks a game uses)", () => {
+            KiiUser loggedIn = null;
+            Exception failure = Await<KiiUser>(done => KiiUser.LogIn(memberName, "secret1", (u, e) => { loggedIn = u; done(e); }));
+            if (failure != null) throw failure;
+            failure = Await<KiiUser>(done => loggedIn.Refresh((u, e) => done(e)));
+            if (failure != null) throw failure;
+            ExpectEqual(loggedIn.Username, memberName, "Username");
+            member = loggedIn;
+        });
+        Step("async Exists of an unknown topic: false, through the callback", 3, () => {
+            bool? exists = null;
+            Exception failure = Await<bool?>(done => Kii.Topic("nothing").Exists((found, e) => { exists = found; done(e); }));
+            if (failure != null) throw failure;
+            ExpectEqual(exists, (bool?)false, "Exists");
+        });
         Step("Unsubscribe, then IsSubscribed: false", 3, () => {
             member.PushSubscription.Unsubscribe(Kii.Topic(news));
             ExpectEqual(member.PushSubscription.IsSubscribed(Kii.Topic(news)), false, "IsSubscribed");
