@@ -327,6 +327,31 @@ public class Check {
             expectEqual(stranger.pushSubscription().isSubscribed(others), false, "isSubscribed");
         });
         step("logIn the member again", () -> member[0] = KiiUser.logIn("member", "secret1"));
+        // What an app calls on Android's main thread: the async forms, answered through the SDK's executor and
+        // the Handler / Looper / Message stand-ins.
+        step("async logIn and refresh (KiiUserCallBack)", () -> {
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(2);
+            final KiiUser[] loggedIn = new KiiUser[1];
+            final Exception[] failure = new Exception[1];
+            KiiUser.logIn(new com.kii.cloud.storage.callback.KiiUserCallBack() {
+                @Override public void onLoginCompleted(int token, KiiUser user, Exception e) {
+                    loggedIn[0] = user;
+                    failure[0] = e;
+                    done.countDown();
+                    if (user == null) { done.countDown(); return; }
+                    user.refresh(new com.kii.cloud.storage.callback.KiiUserCallBack() {
+                        @Override public void onRefreshCompleted(int token, Exception e) {
+                            if (e != null) failure[0] = e;
+                            done.countDown();
+                        }
+                    });
+                }
+            }, "member", "secret1");
+            expect(done.await(20, java.util.concurrent.TimeUnit.SECONDS), "no callback within 20 s");
+            if (failure[0] != null) throw failure[0];
+            expectEqual(loggedIn[0].getUsername(), "member", "username");
+            member[0] = loggedIn[0];
+        });
         step("pushSubscription().unsubscribe, then isSubscribed: false", 3, () -> {
             member[0].pushSubscription().unsubscribe(Kii.topic("news"));
             expectEqual(member[0].pushSubscription().isSubscribed(Kii.topic("news")), false, "isSubscribed");
