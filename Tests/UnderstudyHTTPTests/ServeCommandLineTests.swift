@@ -187,7 +187,7 @@ struct ServeCommandLineTests {
         #expect(server.printed.contains("MQTT broker (Kii MQTT installations): ws://127.0.0.1:\(port)/mqtt\n"), "\(server.printed)")
         let chunk = """
             local app = understudy.app("kii")
-            local user = app.users.register{ username = "mq", password = "123ABC" }
+            local user = assert(app.users.register{ username = "mqtt_user", password = "123ABC" })
             local id = app.installations.register{ user = user.userID, type = "MQTT" }.installationID
             local endpoint = app.installations.mqtt_endpoint(id)
             return endpoint.portTCP .. "/" .. endpoint.portWS
