@@ -71,6 +71,7 @@ missing_real_sdk_packages() {
   command -v node >/dev/null 2>&1 || echo nodejs
   command -v babeljs-7 >/dev/null 2>&1 || echo node-babel7
   [ -d /usr/share/nodejs/form-data ] || echo node-form-data
+  [ -d /usr/share/nodejs/mqtt ] || echo node-mqtt   # the Kii JS check receives a push with mqtt.js
   command -v javac >/dev/null 2>&1 || echo default-jdk-headless
   [ -e /usr/share/java/com.android.json.jar ] || echo libandroid-json-java
   [ -e /usr/share/java/httpclient.jar ] || echo libhttpclient-java
