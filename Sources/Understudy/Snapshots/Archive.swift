@@ -135,15 +135,19 @@ enum ArchiveValues {
     static func optional(_ number: Int64?) -> Value { number.map(Value.int) ?? .null }
     static func optional(_ number: Double?) -> Value { number.map(Value.double) ?? .null }
 
-    /// An object without its null fields (they are absent in Lua anyway).
+    /// An object without its null fields (they are absent in Lua anyway) and empty lists (a reader takes an absent
+    /// list as empty).
     static func object(_ fields: [String: Value]) -> Value {
-        .object(fields.filter { $0.value != .null })
+        .object(fields.filter { $0.value != .null && $0.value != .array([]) })
     }
 
-    /// A flavour's settings by name (those with a value).
-    static func settings<Settings: NamedSettings>(_ settings: Settings) -> Value {
+    /// A flavour's settings by name: those that differ from a fresh app's (`defaults`), and always those named
+    /// in `kept` (the app id and keys, so a reader sees which app it is).
+    static func settings<Settings: NamedSettings>(_ settings: Settings, defaults: Settings, kept: Set<String>) -> Value {
         var fields: [String: Value] = [:]
-        for name in Settings.names { if let value = settings.value(of: name) { fields[name] = value } }
+        for name in Settings.names {
+            if let value = settings.value(of: name), kept.contains(name) || value != defaults.value(of: name) { fields[name] = value }
+        }
         return .object(fields)
     }
 

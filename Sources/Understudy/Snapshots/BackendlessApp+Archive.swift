@@ -1,8 +1,9 @@
 extension BackendlessApp {
     /// The app as an exported world keeps it (`GET /_understudy/export`): settings, clock, generators, users with
     /// their status, properties and password hashes (never passwords), pending email confirmations, device
-    /// registrations and push templates. Not kept: sessions (users log in again), the outbox, faults, scheduled
-    /// messages, OAuth accounts, password-recovery links.
+    /// registrations and channels, push templates, and what `archiveConsole()` adds (roles, email templates, OAuth
+    /// accounts and their users, the `Users` columns, scheduled pushes). Not kept: sessions (users log in again),
+    /// the outbox, faults, sent messages' status, password-recovery links (see docs/decisions.md).
     package func archive() -> Value {
         var archivedUsers: [Value] = []
         archivedUsers.reserveCapacity(users.count)
@@ -32,16 +33,16 @@ extension BackendlessApp {
                 "os": .string(template.os.rawValue), "channel": .string(template.channel),
             ])
         }
-        return ArchiveValues.object([
+        return ArchiveValues.object(archiveConsole().merging([
             "flavour": .string("backendless"),
-            "settings": ArchiveValues.settings(settings),
+            "settings": ArchiveValues.settings(settings, defaults: BackendlessSettings(), kept: Set(["app_id"] + keys.map(\.name))),
             "clock": .double(clock.now),
             "generators": .object(["ids": .string(random.archived), "message_ids": .string(messageIDs.archived)]),
             "users": .array(archivedUsers),
             "confirmations": .array(confirmations),
             "devices": devices.archive(now: clock.now),
             "push_templates": .array(templates),
-        ])
+        ]) { $1 })
     }
 
     /// Restores what `archive()` kept into this app, which must be fresh (created with the archive's settings).
@@ -101,6 +102,7 @@ extension BackendlessApp {
             )
             pushTemplates[template.name] = template
         }
+        try restoreConsole(archive)
         if let now = try archive.optionalDouble("clock") { clock.set(to: now) }
     }
 }

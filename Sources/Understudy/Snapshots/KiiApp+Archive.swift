@@ -4,7 +4,8 @@ extension KiiApp {
     /// and subscriptions. Not kept: access tokens (users log in again), the outbox, faults, reset links.
     package func archive() -> Value {
         func address(_ address: VerifiableAddress) -> Value {
-            ArchiveValues.object([
+            guard address.current != nil || address.pending != nil || address.code != nil else { return .null }
+            return ArchiveValues.object([
                 "current": ArchiveValues.optional(address.current), "verified": address.verified ? .null : .bool(false),
                 "pending": ArchiveValues.optional(address.pending), "code": ArchiveValues.optional(address.code),
                 "code_sent_at": address.code == nil ? .null : .double(address.codeSentAt),
@@ -44,7 +45,7 @@ extension KiiApp {
         // The password hash of a pseudo user is a placeholder nobody can match; it is not kept.
         return ArchiveValues.object([
             "flavour": .string("kii"),
-            "settings": ArchiveValues.settings(settings),
+            "settings": ArchiveValues.settings(settings, defaults: KiiSettings(), kept: Set(["app_id"] + keys.map(\.name))),
             "clock": .double(clock.now),
             "generators": .object([
                 "ids": .string(ids.archived), "tokens": .string(tokens.archived), "codes": .string(codes.archived),

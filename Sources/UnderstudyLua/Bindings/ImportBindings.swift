@@ -2,7 +2,9 @@ internal import CLua
 internal import CLuaShim
 internal import Understudy
 
-/// `understudy.import{...}`: the apps of an exported world, created and filled (what `WorldExport` wrote).
+/// `understudy.import{...}`: the apps of an exported world (what `WorldExport` writes), created, filled and
+/// returned in order. In a scenario they are the scenario's backends; under `understudy serve` they join the
+/// served world.
 enum ImportBindings {
     static let importWorld: us_swift_fn = { L in
         LuaCall.run(L, "understudy.import") { call throws(LuaMisuse) in
@@ -13,16 +15,28 @@ enum ImportBindings {
             case .failure(let error): throw LuaMisuse("understudy.import: world\(error.path.isEmpty ? "" : "." + error.path) cannot be \(error.found)")
             }
             let host = call.host
+            var indices: [Int] = []
             do throws(ArchiveError) {
-                for archive in try WorldArchive.apps(in: value, path: "understudy.import") {
-                    let app = try WorldArchive.makeApp(archive, seed: host.nextAppSeed())
-                    _ = host.adopt(app)
-                    try WorldArchive.restore(archive, into: app)
+                let archives = try WorldArchive.apps(in: value, path: "understudy.import")
+                // Every app is made and checked before any joins: a damaged export adds nothing.
+                var made: [(archive: ArchiveReader, app: any EmulatedApp)] = []
+                for archive in archives {
+                    made.append((archive, try WorldArchive.makeApp(archive, seed: host.nextAppSeed() &+ UInt64(made.count))))
+                }
+                for (archive, app) in made { try WorldArchive.restore(archive, into: app) }
+                for (_, app) in made {
+                    indices.append(host.apps.count)
+                    _ = host.adopt(app, keepingItsClock: true)
                 }
             } catch {
                 throw LuaMisuse(error.message)
             }
-            return 0
+            lua_createtable(call.L, Int32(indices.count), 0)
+            for (position, index) in indices.enumerated() {
+                ServedBindings.pushApp(call.L, host: host, index: index)
+                lua_rawseti(call.L, -2, lua_Integer(position + 1))
+            }
+            return 1
         }
     }
 }

@@ -73,12 +73,16 @@ enum LuaLiteral {
 
 /// `GET /_understudy/export`'s text: a setup script that recreates the world.
 package enum WorldExport {
+    /// The media type the export route answers with.
+    package static let contentType = "text/x-lua; charset=utf-8"
+
     package static func script(_ apps: [any EmulatedApp]) -> String {
         """
         -- The world of `understudy serve`, exported (GET /_understudy/export). `understudy serve --setup THIS_FILE`
-        -- recreates it: apps with their settings and clocks, users with their status, properties and password hashes
-        -- (salted SHA-256, never the passwords), pending confirmations and verifications, devices, installations,
-        -- topics and subscriptions, push templates. Sessions, outboxes, faults and scheduled messages are not kept.
+        -- serves it again: apps with their settings and clocks, users with their status, properties and password
+        -- hashes (salted SHA-256, never the passwords), pending confirmations and verification codes, devices,
+        -- installations, topics and subscriptions, templates, roles, OAuth accounts, scheduled pushes. Not kept:
+        -- sessions and tokens (users log in again), outboxes, faults, the journal, password resets in progress.
         -- The generators' state is, so the ids, tokens and codes handed out next never collide with these.
         understudy.import\(LuaLiteral.text(WorldArchive.archive(apps)))
 
