@@ -33,6 +33,11 @@ struct ExportRouteTests {
         assert(k.installations.register{ user = q.userID, type = "ANDROID", token = "fcm-1" })
         assert(k.topics.create("news"))
         assert(k.topics.subscribe("news", anon.userID))
+        assert(k.topics.grant("news", "SEND_MESSAGE_TO_TOPIC", "UserID:" .. q.userID))
+        k.groups.create{ name = "team", owner = q.userID, members = { agent.userID } }
+        k.social.account{ provider = "facebook", token = "kii-fb-token", profile = { id = "kfb-1", name = "Jim" } }
+        assert(k.users.login_social("facebook", "kii-fb-token"))
+        assert(k.installations.register{ user = q.userID, type = "MQTT" })
         """#
 
     static let kiiHeaders: HTTPFields = [HTTPField.Name("X-Kii-AppID")!: "kiiapp", HTTPField.Name("X-Kii-AppKey")!: "kiikey"]
@@ -85,7 +90,7 @@ struct ExportRouteTests {
         }
         #expect(exported.contains("sha256:"), "\(exported.prefix(500))")
         #expect(exported.hasPrefix("-- The world of `understudy serve`, exported"))
-        for kept in ["failed_logins = 1", "\"vip\"", "Welcome aboard", "fb-token", "later", "fcm-1", "news", "+819012345678"] {
+        for kept in ["failed_logins = 1", "\"vip\"", "Welcome aboard", "fb-token", "later", "fcm-1", "news", "+819012345678", "team", "kfb-1", "MQTT"] {
             #expect(exported.contains(kept), "the export lacks \(kept)")
         }
 
@@ -111,6 +116,17 @@ struct ExportRouteTests {
                 """
             let kept = try await Self.lua(client, checks)
             #expect(kept == "true 5 1", "the OAuth user logs in as itself, 5 users, 1 holder of vip")
+            // Kii: the social account logs in its user, the group and the ACL grant are there.
+            let kiiChecks = """
+                local k = understudy.app("kiiapp")
+                local social = assert(k.users.login_social("facebook", "kii-fb-token"))
+                local q = k.users.find("qbranch")
+                local acl = assert(k.topics.acl("news"))
+                local groups = assert(k.groups.owned_by(q.userID))
+                return table.concat({ tostring(social.new_user_created), #groups, groups[1].name, table.concat(acl.SEND_MESSAGE_TO_TOPIC, ",") == "UserID:" .. q.userID and "granted" or "lost" }, " ")
+                """
+            let kiiKept = try await Self.lua(client, kiiChecks)
+            #expect(kiiKept == "false 1 team granted", "the social user logs in again, the group and the ACL grant are kept")
             // The scheduled push fires when the clock reaches it, to the device registered on its channel.
             let clock = try await client.send(.post, "/_understudy/clock/advance?app=SHOP", json: #"{"seconds": 3600}"#)
             #expect(clock.status == 200, "\(clock.text)")

@@ -25,6 +25,9 @@ extension KiiApp {
                     "disabled": profile.disabled ? .bool(true) : .null, "pseudo": profile.pseudo ? .bool(true) : .null,
                     "custom_fields": profile.customFields.isEmpty ? .null : ArchiveValues.properties(profile.customFields),
                     "modified": ArchiveValues.optional(profile.modified),
+                    "third_party": .array(profile.thirdParty.map { account in
+                        .array([.string(account.provider.rawValue), .string(account.id), .int(account.createdAt)])
+                    }),
                 ])
             }
             archivedUsers.append(ArchiveValues.object(fields))
@@ -43,7 +46,8 @@ extension KiiApp {
             ])
         }
         // The password hash of a pseudo user is a placeholder nobody can match; it is not kept.
-        return ArchiveValues.object([
+        let v4 = archiveV4()
+        return ArchiveValues.object(v4.fields.merging([
             "flavour": .string("kii"),
             "settings": ArchiveValues.settings(settings, defaults: KiiSettings(), kept: Set(["app_id"] + keys.map(\.name))),
             "clock": .double(clock.now),
@@ -51,11 +55,11 @@ extension KiiApp {
                 "ids": .string(ids.archived), "tokens": .string(tokens.archived), "codes": .string(codes.archived),
                 "salts": .string(salts.archived), "lifecycle": .string(lifecycleSecrets.archived),
                 "topics": .string(topicSecrets.archived),
-            ]),
+            ].merging(v4.generators) { $1 }),
             "users": .array(archivedUsers),
             "installations": .array(installations),
             "topics": .array(topics),
-        ])
+        ]) { $1 })
     }
 
     /// Restores what `archive()` kept into this app, which must be fresh (created with the archive's settings).
@@ -105,6 +109,12 @@ extension KiiApp {
                 profile.pseudo = pseudo
                 profile.customFields = try profileReader.properties("custom_fields")
                 profile.modified = try profileReader.optionalInt("modified")
+                for (index, item) in try profileReader.list("third_party").enumerated() {
+                    guard case .array(let triple) = item, triple.count == 3, case .string(let name) = triple[0],
+                        let provider = KiiSocialProvider(named: name), case .string(let accountID) = triple[1], case .int(let createdAt) = triple[2]
+                    else { throw ArchiveError("\(profileReader.field("third_party"))[\(index + 1)] must be a {provider, id, createdAt} triple") }
+                    profile.thirdParty.append(KiiThirdPartyAccount(provider: provider, id: accountID, createdAt: createdAt))
+                }
             }
             users[id] = user
             registrationOrder.append(user)
@@ -135,6 +145,7 @@ extension KiiApp {
                 _ = topicStore.subscribe(key, userID)
             }
         }
+        try restoreV4(archive)
         if let now = try archive.optionalDouble("clock") { clock.set(to: now) }
     }
 }

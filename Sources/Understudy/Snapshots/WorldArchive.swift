@@ -75,13 +75,14 @@ package enum ArchivedProperties {
         "KiiApp": (
             [
                 "settings", "clock", "ids", "tokens", "codes", "salts", "lifecycleSecrets", "lifecycle", "topicStore", "topicSecrets",
-                "users", "userBytes", "registrationOrder", "loginNames", "emails", "phones",
+                "users", "userBytes", "registrationOrder", "loginNames", "emails", "phones", "mqttSecrets", "groupStore",
+                "groupSecrets", "socialStore", "mqttEndpoints",
             ],
-            ["outbox", "faults", "linkBase", "capacity", "adminTokens", "sessions", "phoneCache"]
+            ["outbox", "faults", "linkBase", "capacity", "adminTokens", "sessions", "phoneCache", "mqttBroker", "mqttDeliveries"]
         ),
         "KiiStoredUser": (["id", "userID", "loginName", "password", "created", "country", "extras", "email", "phone"], []),
         "KiiProfile": (
-            ["displayName", "locale", "disabled", "pseudo", "customFields", "modified"],
+            ["displayName", "locale", "disabled", "pseudo", "customFields", "modified", "thirdParty"],
             ["tokens", "resetPIN", "resetPINSentAt", "resetLinkCode", "resetLinkBySMS"]
         ),
     ]

@@ -81,7 +81,7 @@ package enum WorldExport {
         -- The world of `understudy serve`, exported (GET /_understudy/export). `understudy serve --setup THIS_FILE`
         -- serves it again: apps with their settings and clocks, users with their status, properties and password
         -- hashes (salted SHA-256, never the passwords), pending confirmations and verification codes, devices,
-        -- installations, topics and subscriptions, templates, roles, OAuth accounts, scheduled pushes. Not kept:
+        -- installations, topics, groups, templates, roles, OAuth and social accounts, scheduled pushes. Not kept:
         -- sessions and tokens (users log in again), outboxes, faults, the journal, password resets in progress.
         -- The generators' state is, so the ids, tokens and codes handed out next never collide with these.
         understudy.import\(LuaLiteral.text(WorldArchive.archive(apps)))
