@@ -53,9 +53,10 @@ final class ScenarioHost {
         chargedFootprints.removeAll()
     }
 
-    /// Adds a backend; returns its handle.
-    func adopt(_ app: any EmulatedApp) -> Int64 {
-        if let world { return handle(ofAppAt: world.add(app)) }
+    /// Adds a backend; returns its handle. Under `serve` its clock starts where the world's clocks start, unless
+    /// `keepingItsClock` (an imported app).
+    func adopt(_ app: any EmulatedApp, keepingItsClock: Bool = false) -> Int64 {
+        if let world { return handle(ofAppAt: world.add(app, keepingItsClock: keepingItsClock)) }
         scenarioApps.append(app)
         return handle(ofAppAt: scenarioApps.count - 1)
     }

@@ -12,9 +12,10 @@ struct FileOutput: Sendable {
     static let standardOutput = FileOutput(descriptor: 1)
     static let standardError = FileOutput(descriptor: 2)
 
-    /// Opens `path` for writing (truncating it). Nil when it cannot be opened.
-    init?(path: String) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    /// Opens `path` for writing (truncating it unless `truncating` is false: a probe that the path can be
+    /// written leaves what is there). Nil when it cannot be opened.
+    init?(path: String, truncating: Bool = true) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | (truncating ? O_TRUNC : 0), 0o644)
         guard descriptor >= 0 else { return nil }
         self.descriptor = descriptor
     }

@@ -37,6 +37,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "A Lua setup script: create apps, seed users, set settings and faults. Runs again on every reset.")
     var script: String?
 
+    @Option(help: ArgumentHelp("The same as --script, named for an exported world (GET /_understudy/export, `understudy export`): the apps, users, devices and clocks come back as they were.", valueName: "FILE"))
+    var setup: String?
+
+    @Option(name: .customLong("export-on-exit"), help: ArgumentHelp("At SIGTERM or SIGINT (Ctrl-C), write the world to FILE as GET /_understudy/export answers it; --setup FILE at the next start brings it back.", valueName: "FILE"))
+    var exportOnExit: String?
+
     @Option(help: "The seed of every id, token and code.")
     var seed: UInt64 = 1
 
@@ -77,6 +83,9 @@ struct ServeCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if script != nil, setup != nil {
+            throw ValidationError("--script and --setup name the same setup script: give one of them")
+        }
         _ = try Self.clockStartSeconds(clockStart)
         guard (1...65535).contains(port) else { throw ValidationError("--port must be from 1 to 65535, got \(port)") }
         if let mqttPort, !(0...65535).contains(mqttPort) || mqttPort == port {
@@ -120,16 +129,16 @@ struct ServeCommand: ParsableCommand {
             }
             return
         }
-        var setup: ScenarioFile?
-        if let script {
+        var setupFile: ScenarioFile?
+        if let script = script ?? setup {
             guard let file = try? ScenarioDiscovery.files(at: [script]).first else {
                 FileOutput.standardError.write("understudy serve: cannot read the setup script \(script)\n")
                 throw ExitCode(2)
             }
-            setup = file
+            setupFile = file
         }
         var options = ServerOptions(
-            host: host, port: port, setupScript: setup, seed: seed,
+            host: host, port: port, setupScript: setupFile, seed: seed,
             limits: limits.limits(),
             controlToken: controlToken, idleTimeout: idleTimeout, clockStart: try Self.clockStartSeconds(clockStart),
             clockMode: clock
@@ -144,9 +153,11 @@ struct ServeCommand: ParsableCommand {
             FileOutput.standardError.write("understudy serve: \(error.message)\n")
             throw ExitCode(2)
         }
-        if let codesJSON {  // refuse a path it cannot write before serving, not at the end
-            guard let probe = FileOutput(path: codesJSON) else {
-                FileOutput.standardError.write("understudy serve: cannot write --codes-json \(codesJSON)\n")
+        // Refuse a path it cannot write before serving, not at the end.
+        for (option, path) in [("--codes-json", codesJSON), ("--export-on-exit", exportOnExit)] {
+            guard let path else { continue }
+            guard let probe = FileOutput(path: path, truncating: false) else {
+                FileOutput.standardError.write("understudy serve: cannot write \(option) \(path)\n")
                 throw ExitCode(2)
             }
             probe.close()
@@ -162,6 +173,23 @@ struct ServeCommand: ParsableCommand {
             file.write(server.coverageText())
             file.close()
             FileOutput.standardOutput.write("understudy serve: wrote the coverage to \(codesJSON)\n")
+        }
+        if let exportOnExit {
+            // Written beside it, then renamed over it: the file (perhaps this server's own --setup) is never half
+            // written.
+            let world = server.withStage { stage in WorldExport.script(stage.apps) }
+            let partial = exportOnExit + ".partial"
+            guard let file = FileOutput(path: partial) else {
+                FileOutput.standardError.write("understudy serve: cannot write --export-on-exit \(partial)\n")
+                throw ExitCode(1)
+            }
+            file.write(world)
+            file.close()
+            guard rename(partial, exportOnExit) == 0 else {
+                FileOutput.standardError.write("understudy serve: cannot replace \(exportOnExit) with \(partial)\n")
+                throw ExitCode(1)
+            }
+            FileOutput.standardOutput.write("understudy serve: wrote the world to \(exportOnExit) (serve --setup \(exportOnExit) brings it back)\n")
         }
         FileOutput.standardOutput.write("understudy serve: stopped\n")
     }

@@ -39,6 +39,7 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
     case moduleKii = "understudy.kii"
     case moduleApp = "understudy.app"
     case moduleApps = "understudy.apps"
+    case moduleImport = "understudy.import"
     case journalEntries = "understudy.journal.entries"
     case journalLast = "understudy.journal.last"
     case journalCount = "understudy.journal.count"
@@ -252,6 +253,10 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
                            result: .value("BackendlessApp|KiiApp|nil", "app"))
         case .moduleApps:
             return declare(result: .value("(BackendlessApp|KiiApp)[]", "apps"))
+        case .moduleImport:
+            // Hand-written in the bridge: it creates apps, as `understudy.backendless` does.
+            return declare([ArgumentDeclaration("world", .any, from: .none, "an exported world: { format, apps }")],
+                           result: .value("(BackendlessApp|KiiApp)[]", "apps"))
         case .journalEntries: return declare([journalFilter], result: .value("JournalEntry[]", "entries"))
         case .journalLast: return declare([journalFilter], result: .optionalRecord("JournalEntry"))
         case .journalCount: return declare([journalFilter], result: .value("integer", "count"))

@@ -16,6 +16,21 @@ package struct PasswordHash: Sendable, Hashable {
         digest = Self.hash(password, salt: salt)
     }
 
+    /// The hash as an exported world keeps it: `sha256:SALT:DIGEST` in hexadecimal (never the password).
+    package var archived: String {
+        "sha256:" + salt.hex + ":" + digest.first.hex + digest.second.hex
+    }
+
+    /// A hash read back from `archived`; nil for text not of that form.
+    package init?(archived text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "sha256", let salt = Identifier128(hex: parts[1]), parts[2].utf8.count == 64,
+            let first = Identifier128(hex: parts[2].prefix(32)), let second = Identifier128(hex: parts[2].suffix(32))
+        else { return nil }
+        self.salt = salt
+        digest = Digest(first: first, second: second)
+    }
+
     /// True when `password` is the one this hash was made from.
     package func matches(_ password: String) -> Bool {
         Self.hash(password, salt: salt) == digest

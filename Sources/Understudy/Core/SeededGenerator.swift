@@ -1,7 +1,7 @@
 /// A deterministic random generator (SplitMix64): every id, token, salt and verification code comes from one,
 /// so the same seed replays the same run.
 package struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    private(set) var state: UInt64
 
     package init(seed: UInt64) {
         state = seed

@@ -23,12 +23,12 @@ package final class ServedWorld {
         journal = RequestJournal(capacity: journalCapacity)
     }
 
-    /// Adds an app; its links then point at this server, its clock shows `clockStart`. Returns its position in
-    /// `apps`.
+    /// Adds an app; its links then point at this server, its clock shows `clockStart` (unless `keepingItsClock`:
+    /// an imported app's clock shows the time it was exported at). Returns its position in `apps`.
     @discardableResult
-    package func add(_ app: any EmulatedApp) -> Int {
+    package func add(_ app: any EmulatedApp, keepingItsClock: Bool = false) -> Int {
         app.linkBase = linkBase
-        if let clockStart { app.moveClock(to: clockStart) }
+        if let clockStart, !keepingItsClock { app.moveClock(to: clockStart) }
         if case .kii(let kii) = app.flavoured {
             kii.mqttBroker = mqttBroker
             kii.mqttDeliveries = mqttDeliveries

@@ -162,6 +162,60 @@ package struct DeviceRegistry {
         return entries.count
     }
 
+    /// The registrations live at `now`, oldest registration first, the channels (those with no device too) and
+    /// the generator of registration ids, as an exported world keeps them.
+    func archive(now: Double) -> Value {
+        var live = entries.values.filter { $0.registration.expiration.map { $0 > now } ?? true }
+        live.sort { $0.generation < $1.generation }
+        let registrations = live.map { entry -> Value in
+            let registration = entry.registration
+            return ArchiveValues.object([
+                "device_id": .string(registration.deviceID), "token": .string(registration.token),
+                "os": .string(registration.os.rawValue), "os_version": ArchiveValues.optional(registration.osVersion),
+                "channels": .array(registration.channels.map { .array([.string($0.name), .string($0.registrationID)]) }),
+                "expiration": ArchiveValues.optional(registration.expiration),
+            ])
+        }
+        return ArchiveValues.object([
+            "ids": .string(random.archived), "channels": .array(channelNames.map(Value.string)),
+            "registrations": .array(registrations),
+        ])
+    }
+
+    /// Restores what `archive(now:)` kept into an empty registry.
+    mutating func restore(_ archive: ArchiveReader) throws(ArchiveError) {
+        random = try archive.generator("ids")
+        for (index, name) in try archive.list("channels").enumerated() {
+            guard case .string(let name) = name, Self.isValidChannelName(name) else {
+                throw ArchiveError("\(archive.field("channels"))[\(index + 1)] must be a channel name")
+            }
+            if members[name] == nil { members[name] = [] }
+        }
+        for reader in try archive.tables("registrations") {
+            let osText = try reader.string("os")
+            guard let os = DeviceRegistration.OperatingSystem(rawValue: osText) else {
+                throw ArchiveError("\(reader.field("os")) must be IOS or ANDROID, got '\(osText)'")
+            }
+            var channels: [(name: String, registrationID: String)] = []
+            for item in try reader.list("channels") {
+                guard case .array(let pair) = item, pair.count == 2, case .string(let name) = pair[0], case .string(let id) = pair[1] else {
+                    throw ArchiveError("\(reader.field("channels")) must hold {channel, registrationId} pairs")
+                }
+                channels.append((name, id))
+            }
+            let registration = DeviceRegistration(
+                deviceID: try reader.string("device_id"), token: try reader.string("token"), os: os,
+                osVersion: try reader.optionalString("os_version"), channels: channels, expiration: try reader.optionalDouble("expiration")
+            )
+            generation += 1
+            entries[registration.deviceID] = Entry(registration: registration, generation: generation)
+            for channel in channels { members[channel.name, default: []].insert(registration.deviceID) }
+            if let expiresAt = registration.expiration {
+                expiries.insert(Expiry(time: expiresAt, deviceID: registration.deviceID, generation: generation))
+            }
+        }
+    }
+
     static func isValidChannelName(_ name: String) -> Bool {
         guard !name.isEmpty, name.utf8.count <= maxChannelNameLength else { return false }
         for byte in name.utf8 {

@@ -145,6 +145,12 @@ function understudy.app(name) end
 ---@return (BackendlessApp|KiiApp)[]
 function understudy.apps() end
 
+---The apps of an exported world (GET /_understudy/export), created and filled, in order; under `understudy serve`
+---they join the served apps. A damaged world raises naming the field at fault and creates no app.
+---@param world table `{ format = 1, apps = { ... } }`, as the export wrote it
+---@return (BackendlessApp|KiiApp)[]
+function understudy.import(world) end
+
 ---@class JournalFilter
 ---@field method? string
 ---@field path? string

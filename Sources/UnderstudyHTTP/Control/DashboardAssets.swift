@@ -24,6 +24,7 @@ enum DashboardAssets {
         "oauth.js": (PackageResources.oauth_js, javaScript),
         "coverage.js": (PackageResources.coverage_js, javaScript),
         "roles.js": (PackageResources.roles_js, javaScript),
+        "world.js": (PackageResources.world_js, javaScript),
     ]
 
     static let javaScript = "text/javascript; charset=utf-8"

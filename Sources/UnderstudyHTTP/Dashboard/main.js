@@ -18,8 +18,9 @@ import * as journal from "./journal.js";
 import * as lua from "./lua.js";
 import * as coverage from "./coverage.js";
 import * as roles from "./roles.js";
+import * as world from "./world.js";
 
-const views = [apps, users, outbox, devices, oauth, roles, faults, coverage];
+const views = [apps, users, outbox, devices, oauth, roles, faults, coverage, world];
 const shared = { index: null, catalogue: null, summary: null };
 let lastSignature = "";
 let lastFull = 0;
@@ -97,6 +98,6 @@ function askForToken() {
 
 whenTokenNeeded(askForToken);
 
-for (const view of [apps, users, outbox, devices, oauth, roles, faults, journal, lua, coverage]) view.setup(shared, refreshAll);
+for (const view of [apps, users, outbox, devices, oauth, roles, faults, journal, lua, coverage, world]) view.setup(shared, refreshAll);
 tick();
 setInterval(tick, 1000);

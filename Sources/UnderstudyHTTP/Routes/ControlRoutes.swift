@@ -42,6 +42,7 @@ package enum ControlRoutes {
         add(.post, "/snapshots", .json, "Keep the world under a name {name}", takeSnapshot)
         add(.post, "/snapshots/{name}/restore", .none, "Bring the world back as the snapshot kept it", restoreSnapshot)
         add(.delete, "/snapshots/{name}", .none, "Forget a snapshot", deleteSnapshot)
+        add(.get, "/export", .none, "The world as a Lua setup script: serve --setup FILE recreates it (?app=)", export)
         add(.get, "/settings", .none, "Every setting of every app (?app=)", settings)
         add(.patch, "/settings", .json, "Change settings {name: value} of one app (?app=)", patchSettings)
         add(.post, "/lua", .text, "Run a Lua chunk against the live apps; its results and output (?name=)", lua)

@@ -17,6 +17,8 @@ enum UnderstudyModule {
         lua_pushinteger(L, 0)
         us_push_swift_function(L, KiiBindings.create, 1)
         LuaValues.setField(L, module, "kii")
+        us_push_swift_function(L, ImportBindings.importWorld, 0)
+        LuaValues.setField(L, module, "import")
         LuaValues.push(L, version)
         LuaValues.setField(L, module, "version")
         ServedBindings.install(L, module: module)

@@ -1,0 +1,42 @@
+internal import CLua
+internal import CLuaShim
+internal import Understudy
+
+/// `understudy.import{...}`: the apps of an exported world (what `WorldExport` writes), created, filled and
+/// returned in order. In a scenario they are the scenario's backends; under `understudy serve` they join the
+/// served world.
+enum ImportBindings {
+    static let importWorld: us_swift_fn = { L in
+        LuaCall.run(L, "understudy.import") { call throws(LuaMisuse) in
+            try call.table(1, "world")
+            let value: Value
+            switch LuaValues.value(call.L, at: 1) {
+            case .success(let read): value = read
+            case .failure(let error): throw LuaMisuse("understudy.import: world\(error.path.isEmpty ? "" : "." + error.path) cannot be \(error.found)")
+            }
+            let host = call.host
+            var indices: [Int] = []
+            do throws(ArchiveError) {
+                let archives = try WorldArchive.apps(in: value, path: "understudy.import")
+                // Every app is made and checked before any joins: a damaged export adds nothing.
+                var made: [(archive: ArchiveReader, app: any EmulatedApp)] = []
+                for archive in archives {
+                    made.append((archive, try WorldArchive.makeApp(archive, seed: host.nextAppSeed() &+ UInt64(made.count))))
+                }
+                for (archive, app) in made { try WorldArchive.restore(archive, into: app) }
+                for (_, app) in made {
+                    indices.append(host.apps.count)
+                    _ = host.adopt(app, keepingItsClock: true)
+                }
+            } catch {
+                throw LuaMisuse(error.message)
+            }
+            lua_createtable(call.L, Int32(indices.count), 0)
+            for (position, index) in indices.enumerated() {
+                ServedBindings.pushApp(call.L, host: host, index: index)
+                lua_rawseti(call.L, -2, lua_Integer(position + 1))
+            }
+            return 1
+        }
+    }
+}
