@@ -6,8 +6,12 @@ enum LuaLiteral {
     static let lineWidth = 110
 
     static func text(_ value: Value, indent: Int = 0) -> String {
-        let inline = self.inline(value)
-        if inline.utf8.count + indent <= lineWidth { return inline }
+        // Only a value that may fit is written inline first: writing a whole world on one line to measure it,
+        // at every level, made a 10,000-user export take seconds.
+        if fitsInline(value, budget: lineWidth - indent) {
+            let inline = self.inline(value)
+            if inline.utf8.count + indent <= lineWidth { return inline }
+        }
         let pad = String(repeating: "  ", count: indent + 1)
         let close = String(repeating: "  ", count: indent) + "}"
         switch value {
@@ -16,8 +20,35 @@ enum LuaLiteral {
         case .object(let fields):
             return "{\n" + fields.keys.sorted().map { key in pad + self.key(key) + " = " + text(fields[key]!, indent: indent + 1) + ",\n" }.joined() + close
         default:
-            return inline
+            return self.inline(value)
         }
+    }
+
+    /// False when `value` written inline surely takes more than `budget` bytes (it counts a table's items until
+    /// the budget is spent, never the whole table).
+    static func fitsInline(_ value: Value, budget: Int) -> Bool {
+        var remaining = budget
+        func spend(_ value: Value) -> Bool {
+            switch value {
+            case .array(let items):
+                remaining -= 4
+                for item in items {
+                    guard remaining >= 0, spend(item) else { return false }
+                    remaining -= 2
+                }
+            case .object(let fields):
+                remaining -= 4
+                for (key, field) in fields {
+                    remaining -= key.utf8.count + 3
+                    guard remaining >= 0, spend(field) else { return false }
+                    remaining -= 2
+                }
+            case .string(let text): remaining -= text.utf8.count + 2
+            default: remaining -= 1
+            }
+            return remaining >= 0
+        }
+        return spend(value)
     }
 
     static func inline(_ value: Value) -> String {
