@@ -28,6 +28,8 @@ extension KiiApp {
         copy.phones = phones.mapValues(copied)
         copy.sessions = sessions.mapValues(copied)
         copy.phoneCache = phoneCache
+        copy.consoleBytes = consoleBytes
+        copy.admitsGrowth = admitsGrowth
         return copy
     }
 
@@ -35,7 +37,7 @@ extension KiiApp {
     package static let copiedProperties: Set<String> = [
         "settings", "clock", "outbox", "faults", "linkBase", "capacity", "ids", "tokens", "codes", "salts",
         "lifecycleSecrets", "lifecycle", "topicStore", "topicSecrets", "adminTokens", "users", "userBytes",
-        "registrationOrder", "loginNames", "emails", "phones", "sessions", "phoneCache",
+        "registrationOrder", "loginNames", "emails", "phones", "sessions", "phoneCache", "consoleBytes", "admitsGrowth",
     ]
 }
 
