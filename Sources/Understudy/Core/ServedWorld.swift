@@ -12,6 +12,10 @@ package final class ServedWorld {
     package let linkBase: String
     /// Where the clock of every app added starts (seconds since the epoch); nil: `VirtualClock.start`.
     package private(set) var clockStart: Double?
+    /// Where the MQTT broker listens: every Kii app added reports it in `installations.mqtt_endpoint`.
+    package var mqttBroker = MqttBrokerAddress.standard
+    /// The broker every Kii app added delivers its MQTT pushes to; nil: none.
+    package var mqttDeliveries: (any MqttDeliveries)?
 
     /// Asked before a call of a served app builds what its arguments do not bound (each app's `admitsGrowth`):
     /// every check must admit it. The server adds its `--max-memory`, the live Lua session its state's cap (which
@@ -31,6 +35,10 @@ package final class ServedWorld {
         app.linkBase = linkBase
         if let clockStart { app.moveClock(to: clockStart) }
         adopt(app)
+        if case .kii(let kii) = app.flavoured {
+            kii.mqttBroker = mqttBroker
+            kii.mqttDeliveries = mqttDeliveries
+        }
         apps.append(app)
         return apps.count - 1
     }
@@ -40,9 +48,10 @@ package final class ServedWorld {
         if let start = clockStart, VirtualClock.accepts(start + seconds) { clockStart = start + seconds }
     }
 
-    /// What the apps hold (`EmulatedApp.heldBytes`; the journal apart): what `--max-memory` bounds under `serve`.
+    /// What the apps hold (`EmulatedApp.heldBytes`; the journal apart) and the MQTT broker's connections and
+    /// queued bytes: what `--max-memory` bounds under `serve`.
     package var appBytes: Int {
-        var total = 0
+        var total = mqttDeliveries?.heldBytes ?? 0
         for app in apps { total += app.heldBytes }
         return total
     }
