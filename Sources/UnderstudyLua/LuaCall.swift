@@ -33,8 +33,9 @@ struct LuaCall {
         host.currentL = L
         defer { host.currentL = callerL }
         // Memory the backends hold counts towards the cap (the trampoline raises once it is passed): new
-        // backends by the outermost call, a backend's users and registrations by each call, from what the
-        // backend was last charged for (so a nested call's growth is not charged again by its caller).
+        // backends by the outermost call, a backend's growth by each call, from what the backend was last
+        // charged for (so a nested call's growth is not charged again by its caller); what a call frees (users
+        // deleted, faults removed) is credited back the same way.
         let appsBefore = host.apps.count
         let bound = BackendMemory.boundApp(of: host, handle: L)
         if let bound, host.chargedFootprints[ObjectIdentifier(bound)] == nil {
@@ -43,16 +44,24 @@ struct LuaCall {
         host.callDepth += 1
         defer {
             host.callDepth -= 1
-            var grown = host.callDepth == 0 ? (host.apps.count - appsBefore) * BackendMemory.perApp : 0
+            var grown = 0
+            if host.callDepth == 0, host.apps.count > appsBefore {
+                // New backends: all they hold (their settings' text too), from here on charged like the others.
+                for app in host.apps[appsBefore...] {
+                    let footprint = BackendMemory.footprint(of: app)
+                    grown += footprint
+                    host.chargedFootprints[ObjectIdentifier(app)] = footprint
+                }
+            }
             if let bound {
                 let footprint = BackendMemory.footprint(of: bound)
                 let charged = host.chargedFootprints[ObjectIdentifier(bound)] ?? footprint
-                if footprint > charged {
+                if footprint != charged {
                     grown += footprint - charged
                     host.chargedFootprints[ObjectIdentifier(bound)] = footprint
                 }
             }
-            if grown > 0 { us_charge_memory(L, Int64(grown)) }
+            if grown != 0 { us_charge_memory(L, Int64(grown)) }
         }
         let errorsBefore = host.uncheckedErrors.count
         do {

@@ -57,8 +57,20 @@ final class ScenarioHost {
     /// `keepingItsClock` (an imported app).
     func adopt(_ app: any EmulatedApp, keepingItsClock: Bool = false) -> Int64 {
         if let world { return handle(ofAppAt: world.add(app, keepingItsClock: keepingItsClock)) }
+        app.admitsGrowth = { [weak self] bytes in self?.admitsGrowth(bytes) ?? true }
         scenarioApps.append(app)
         return handle(ofAppAt: scenarioApps.count - 1)
+    }
+
+    /// Whether `bytes` more fit under the memory cap of the state whose binding is calling (an app's
+    /// `admitsGrowth`); true while no binding is calling (a served request). A refusal spends the state (the
+    /// trampoline raises the cap's failure once the binding returns).
+    func admitsGrowth(_ bytes: Int) -> Bool {
+        guard let L = currentL else { return true }
+        let charge = Int64(clamping: bytes)
+        let fits = us_charge_memory(L, charge) != 0
+        us_charge_memory(L, -charge)
+        return fits
     }
 
     /// The seed for the next backend of this scenario.

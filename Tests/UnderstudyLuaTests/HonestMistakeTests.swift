@@ -97,6 +97,45 @@ struct HonestMistakeTests {
         #expect(outputs.count == 1, "\(outputs)")
     }
 
+    @Test("next() walks a record, the settings and any table in pairs' order in every state, and stays a correct next")
+    func nextOrderIsFixed() {
+        let source = """
+            local function walk(t) local seen, k = {}, next(t) while k ~= nil do seen[#seen + 1] = tostring(k); k = next(t, k) end return table.concat(seen, " ") end
+            local function listed(t) local seen = {} for k in pairs(t) do seen[#seen + 1] = tostring(k) end return table.concat(seen, " ") end
+            scenario("next", function()
+              local app = understudy.backendless()
+              local user = expect.ok(app.users.register{ email = "o@x.io", password = "p", zeta = 1, alpha = 2, name = "N", mid = true })
+              expect.equal(walk(user), listed(user))
+              local first = listed(user):match("^%S+")
+              expect.equal((next(user)), first)
+              local kii = understudy.kii()
+              local kuser = expect.ok(kii.users.register{ username = "orderly", password = "secret1", country = "JP", email = "o@x.io" })
+              expect.equal(walk(kuser), listed(kuser))
+              local t = { 10, 20, 30, b = 1, a = 2, [100] = 3, [-1] = 0, [true] = 4, [false] = 5, [2.5] = 6 }
+              expect.equal(walk(t), "1 2 3 -1 2.5 100 a b false true")
+              local shown = {} for k in next, t do shown[#shown + 1] = tostring(k) end
+              expect.equal(table.concat(shown, " "), "1 2 3 -1 2.5 100 a b false true")
+              expect.equal(next({}), nil)
+              expect.equal(select("#", next({})), 1)
+              -- emptying a table with next, and a table changed between traversals
+              local bag = { x = 1, y = 2, z = 3 }
+              while next(bag) do bag[(next(bag))] = nil end
+              expect.equal(next(bag), nil)
+              bag.q = 1; bag.a = 2
+              expect.equal(walk(bag), "a q")
+              expect.ok(not pcall(next, bag, "missing"))
+              print(walk(user), "|", walk(kuser))
+            end)
+            """
+        var outputs: Set<String> = []
+        for seed in [1, 1, 1, 2, 3] as [UInt64] {
+            let result = runScenarios(source, seed: seed)
+            #expect(result.outcome("next")?.status == .passed, "\(result.outcome("next")?.message ?? "")")
+            outputs.insert(result.outcome("next")?.output ?? "")
+        }
+        #expect(outputs.count == 1, "\(outputs)")
+    }
+
     @Test("a Backendless password that is not text is 3050 'Password should be string', not 3011 'is required'")
     func numericPassword() {
         let result = runScenarios("""

@@ -75,7 +75,8 @@ package struct TemplateSending: Sendable, Hashable, Presentable {
 extension BackendlessApp {
     /// `email.templates.define{ name, subject, body?, html? }` (console): defines or replaces.
     package func defineEmailTemplate(_ template: EmailTemplate) {
-        emailTemplates[template.name] = template
+        let replaced = emailTemplates.updateValue(template, forKey: template.name)
+        consoleBytes += HeldBytes.of(template) - (replaced.map(HeldBytes.of) ?? 0)
     }
 
     /// Every template, sorted by name.
@@ -112,10 +113,23 @@ extension BackendlessApp {
         }
         var custom: [String: String] = [:]
         for property in values ?? [] { custom[property.name] = Self.templateText(property.value) }
+        func fills(for address: String) -> [String: String] {
+            guard let user = userWithEmail(address) else { return custom }
+            return custom.merging(userFills(user)) { custom, _ in custom }
+        }
+        // What the emails will hold, admitted before any is filled.
+        var growth = 0
+        for address in recipients {
+            let fills = fills(for: address)
+            growth = HeldBytes.sum(growth, HeldBytes.perRecord + HeldBytes.of(address))
+            for text in [template.subject, template.body, template.html] {
+                if let text { growth = HeldBytes.sum(growth, PushTemplate.filledBytes(text, with: fills)) }
+            }
+        }
+        guard admitsGrowth(growth) else { throw .memoryCapReached(growth) }
         let id = nextMessageID()
         for address in recipients {
-            var fills = custom
-            if let user = userWithEmail(address) { fills.merge(userFills(user)) { custom, _ in custom } }
+            let fills = fills(for: address)
             outbox.send(
                 Outbox.Email(
                     to: address, subject: PushTemplate.fill(template.subject, with: fills), kind: .template,
@@ -158,6 +172,20 @@ extension BackendlessApp {
         case .null: return ""
         case .array, .object: return "\(value)"
         }
+    }
+
+    /// Refuses (8000, memory cap) a confirmation email to a user with `properties` that the `Confirmation`
+    /// template could fill past what the app's owner admits (`admitsGrowth`), before anything is changed.
+    func admitConfirmationEmail(to properties: [Property]) throws(BackendlessError) {
+        guard let template = emailTemplates[EmailTemplate.confirmation] else { return }
+        // The longest value a placeholder can take: a property's text, the link, the app id or identity name.
+        var longest = 256 + linkBase.utf8.count + settings.appID.utf8.count + settings.identity.utf8.count
+        for property in properties { longest = max(longest, 2 * HeldBytes.of(property.value)) }
+        var growth = HeldBytes.perRecord
+        for text in [template.subject, template.body, template.html] {
+            if let text { growth = HeldBytes.sum(growth, PushTemplate.filledBytes(text, longest: longest)) }
+        }
+        guard admitsGrowth(growth) else { throw .memoryCapReached(growth) }
     }
 
     /// The confirmation email of `user`: version 1's, or the `Confirmation` template's subject and body filled.

@@ -95,6 +95,7 @@ extension BackendlessApp {
     /// send to), 3102 already confirmed.
     package func resendConfirmation(identity: String) throws(BackendlessError) {
         let (user, address) = try pendingConfirmation(identity: identity)
+        try admitConfirmationEmail(to: user.properties)
         sendConfirmation(to: address, for: user)
     }
 
@@ -218,7 +219,7 @@ extension BackendlessApp {
         user.sessions.removeAll()
         if !confirmationTokens.isEmpty { confirmationTokens.removeAll { $1 == id } }
         if !recoveryLinks.isEmpty { recoveryLinks = recoveryLinks.filter { $0.value.user != id } }
-        roles.assignments[id] = nil
+        consoleBytes -= (roles.assignments.removeValue(forKey: id)?.count ?? 0) * HeldBytes.perEntry
     }
 
     /// A social user's update (contract version 3): 3072 for any `password` (null aside), then 3096 for an

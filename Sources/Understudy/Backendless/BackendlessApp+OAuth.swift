@@ -7,7 +7,8 @@ extension BackendlessApp {
     /// Throws the account's `problem` as text when it cannot be defined.
     package func defineOAuthAccount(_ account: OAuthAccount) throws(OAuthAccountProblem) {
         if let problem = account.problem { throw OAuthAccountProblem(message: problem) }
-        oauth.accounts[OAuthDirectory.TokenKey(provider: account.provider, token: account.token)] = account
+        let replaced = oauth.accounts.updateValue(account, forKey: OAuthDirectory.TokenKey(provider: account.provider, token: account.token))
+        consoleBytes += HeldBytes.of(account) - (replaced.map(HeldBytes.of) ?? 0)
     }
 
     /// Every provider account defined, by provider then token.
@@ -110,7 +111,9 @@ extension BackendlessApp {
         noteColumns(properties)
         user.socialAccount = key.provider
         if let identityKey { identityIndex[identityKey] = user }
-        oauth.links[key] = user
+        if oauth.links.updateValue(user, forKey: key) == nil {
+            consoleBytes += HeldBytes.perEntry + HeldBytes.of(key.provider) + HeldBytes.of(key.profileID)
+        }
         user.lastLogin = clock.milliseconds
         return openSession(for: user)
     }

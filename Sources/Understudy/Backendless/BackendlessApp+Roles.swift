@@ -45,6 +45,7 @@ extension BackendlessApp {
         if RoleDirectory.systemSet.contains(name) { throw RoleProblem(message: "'\(name)' is a system role") }
         if roles.isCustom(name) { throw RoleProblem(message: "the role '\(name)' is defined already") }
         roles.define(name)
+        consoleBytes += 2 * HeldBytes.perEntry + HeldBytes.of(name)
     }
 
     /// The roles every app has, as the vendor lists them.
@@ -88,7 +89,10 @@ extension BackendlessApp {
     package func assignRole(identity: String, role: String, key: APIKeyKind?) throws(BackendlessError) {
         try checkFaults(.assignRole, [.string(identity), .string(role), Value(key?.rawValue)])
         let user = try checkRoleChange(identity: identity, role: role, key: key, systemCode: 2007)
-        if !roles.custom(of: user.objectID).contains(role) { roles.assignments[user.objectID, default: []].append(role) }
+        if !roles.custom(of: user.objectID).contains(role) {
+            roles.assignments[user.objectID, default: []].append(role)
+            consoleBytes += HeldBytes.perEntry
+        }
     }
 
     /// `roles.unassign(identity, role, key?)`: as `assign`, with 2008 for a system role. Unassigning a role the
@@ -96,6 +100,7 @@ extension BackendlessApp {
     package func unassignRole(identity: String, role: String, key: APIKeyKind?) throws(BackendlessError) {
         try checkFaults(.unassignRole, [.string(identity), .string(role), Value(key?.rawValue)])
         let user = try checkRoleChange(identity: identity, role: role, key: key, systemCode: 2008)
+        if roles.custom(of: user.objectID).contains(role) { consoleBytes -= HeldBytes.perEntry }
         roles.assignments[user.objectID]?.removeAll { $0 == role }
         if roles.assignments[user.objectID]?.isEmpty == true { roles.assignments[user.objectID] = nil }
     }

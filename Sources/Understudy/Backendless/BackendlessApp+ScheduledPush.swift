@@ -30,6 +30,10 @@ extension BackendlessApp {
             status: .scheduled, nextFiring: first, repeatEvery: request.repeatEvery,
             repeatExpiresAt: request.repeatExpiresAt
         )
+        // What the message keeps, and a push per device it can reach now, admitted before anything is kept.
+        let reached = request.publishAt != nil ? 0 : request.deviceIDs?.count ?? devices.memberCount(of: channel ?? DeviceRegistry.defaultChannel)
+        let growth = HeldBytes.sum(HeldBytes.of(request.message), (reached + 2) * HeldBytes.perRecord)
+        guard admitsGrowth(growth) else { throw .memoryCapReached(growth) }
         var delivered: [String] = []
         if request.publishAt == nil {
             delivered = deliver(message, at: now)
@@ -68,7 +72,8 @@ extension BackendlessApp {
 
     /// `push.templates.define` (console): defines or replaces a template.
     package func definePushTemplate(_ template: PushTemplate) {
-        pushTemplates[template.name] = template
+        let replaced = pushTemplates.updateValue(template, forKey: template.name)
+        consoleBytes += HeldBytes.of(template) - (replaced.map(HeldBytes.of) ?? 0)
     }
 
     /// `push.templates`: the templates listed for an os (every one for `ALL` or nil), sorted by name.
@@ -81,6 +86,10 @@ extension BackendlessApp {
     package func pushWithTemplate(_ name: String, values: [String: String]) throws(BackendlessError) -> PublishResult {
         try checkFaults(.pushWithTemplate, [.string(name), .object(values.mapValues(Value.string))])
         guard let template = pushTemplates[name] else { throw .unknownPushTemplate(name) }
+        // The filled text and a push for each device on the channel, admitted before anything is filled.
+        let recipients = devices.memberCount(of: template.channel)
+        let growth = HeldBytes.sum(template.filledBytes(with: values), (recipients + 2) * HeldBytes.perRecord)
+        guard admitsGrowth(growth) else { throw .memoryCapReached(growth) }
         let headers = (template.headers ?? []).map { (name: $0.name, value: PushTemplate.fill($0.value, with: values)) }
         let publication = PushPublication(
             messageID: nextMessageID(), headers: headers, template: name,

@@ -19,6 +19,7 @@ extension BackendlessApp {
         guard registration.guest != nil || users.count < capacity.maxUsers else { throw .full(capacity.maxUsers) }
 
         let status: UserStatus = settings.emailConfirmation ? .emailConfirmationPending : .enabled
+        if status == .emailConfirmationPending { try admitConfirmationEmail(to: registration.properties) }
         let hash = PasswordHash(password: registration.password, generator: &random)
         let user: StoredUser
         if let guest = registration.guest {

@@ -29,6 +29,12 @@ package final class BackendlessApp: EmulatedApp {
     /// What the users hold (`HeldBytes`: each user and its properties), kept as users are added, changed and
     /// deleted; the memory cap counts it.
     package internal(set) var userBytes = 0
+    /// What the console's definitions hold (`HeldBytes`: push and email templates, roles and who holds them, OAuth
+    /// accounts and the users they registered, the columns `users.describe` lists, settings' text), kept as each
+    /// is defined or dropped; the memory cap counts it.
+    package var consoleBytes = 0
+    /// Asked before a call builds what its arguments do not bound (`GrowthCheck`); its owner installs it.
+    package var admitsGrowth: GrowthCheck = { _ in true }
     /// Every dynamic property any user has held, with the type of its first non-null value (`users.describe`).
     var heldColumns: [String: UsersColumn.ColumnType?] = [:]
     /// Custom roles and who holds them (`BackendlessApp+Roles.swift`).
@@ -55,6 +61,7 @@ package final class BackendlessApp: EmulatedApp {
         faults = FaultInjector(random: root.derived(2))
         devices = DeviceRegistry(random: root.derived(3), capacity: capacity.maxDevices)
         messageIDs = root.derived(40)
+        consoleBytes = settings.heldBytes
     }
 
     /// The error an injected fault answers with.

@@ -119,8 +119,15 @@ package struct CoverageTally: Sendable {
     package private(set) var reactions: [Reaction] = []
     /// Reactions past `listLimit` are counted, not kept.
     package private(set) var reactionsDropped = 0
-    /// The test names seen, in order of first request, with their request counts.
+    /// The test names seen, in order of first request, with their request counts (the first `testLimit`).
     package private(set) var tests: [(name: String, requests: Int)] = []
+    /// Where each name is in `tests`.
+    private var testIndex: [String: Int] = [:]
+    /// Requests whose test came after `testLimit` others: counted for the session only, so that a client
+    /// naming a new test in every request cannot grow the tally without bound.
+    package private(set) var requestsOfDroppedTests = 0
+    /// The most test names kept.
+    package static let testLimit = 10_000
     /// For each stream (a test, else a connection, else the app), the reaction waiting for its next request.
     private var waiting: [String: Int] = [:]
 
@@ -128,11 +135,16 @@ package struct CoverageTally: Sendable {
 
     /// Counts one answered request.
     package mutating func record(_ observation: CoverageObservation) {
+        var observation = observation
         if let test = observation.test {
-            if let index = tests.firstIndex(where: { $0.name == test }) {
+            if let index = testIndex[test] {
                 tests[index].requests += 1
-            } else {
+            } else if tests.count < Self.testLimit {
+                testIndex[test] = tests.count
                 tests.append((test, 1))
+            } else {
+                requestsOfDroppedTests += 1
+                observation.test = nil
             }
         }
         let stream = observation.test.map { "t:" + $0 } ?? observation.connection.map { "c:\($0)" }
@@ -166,7 +178,9 @@ package struct CoverageTally: Sendable {
         guard observation.unmatched else { return }
         if let index = unmatched.firstIndex(where: { $0.method == observation.method && $0.path == observation.path }) {
             unmatched[index].count += 1
-            if let test = observation.test, !unmatched[index].tests.contains(test) { unmatched[index].tests.append(test) }
+            if let test = observation.test, unmatched[index].tests.count < 100, !unmatched[index].tests.contains(test) {
+                unmatched[index].tests.append(test)  // the first hundred tests that met it
+            }
         } else if unmatched.count < Self.listLimit {
             unmatched.append(Unmatched(
                 method: observation.method, path: observation.path, count: 1, firstSequence: observation.sequence,

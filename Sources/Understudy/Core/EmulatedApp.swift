@@ -46,6 +46,10 @@ package protocol EmulatedApp: AnyObject {
     /// What the app's records hold (`HeldBytes`): users with their properties, push registrations, the outbox and
     /// scheduled messages. A running total, kept as records change: reading it costs nothing.
     var heldBytes: Int { get }
+    /// What the console's definitions and settings hold (`HeldBytes`), part of `heldBytes`.
+    var consoleBytes: Int { get set }
+    /// Asked before a call builds what its arguments do not bound (`GrowthCheck`); its owner installs it.
+    var admitsGrowth: GrowthCheck { get set }
 
 }
 
@@ -99,13 +103,30 @@ extension EmulatedApp {
     package func setting(_ name: String) -> Value? { settings.value(of: name) }
 
     /// Changes a setting by name; the value is checked as `app.settings.NAME = value` checks it.
-    package func changeSetting(_ name: String, to value: Value) throws(SettingError) { try settings.set(name, to: value) }
+    package func changeSetting(_ name: String, to value: Value) throws(SettingError) {
+        let before = settings.value(of: name)
+        try settings.set(name, to: value)
+        consoleBytes += HeldBytes.of(value) - (before.map(HeldBytes.of) ?? 0)
+    }
 
     /// Changes several settings, all or nothing: the first bad one throws and nothing changes.
     package func changeSettings(_ changes: [(name: String, value: Value)]) throws(SettingError) {
         var changed = settings
-        for change in changes { try changed.set(change.name, to: change.value) }
+        var grown = 0
+        for change in changes {
+            let before = changed.value(of: change.name)
+            try changed.set(change.name, to: change.value)
+            grown += HeldBytes.of(change.value) - (before.map(HeldBytes.of) ?? 0)
+        }
         settings = changed
+        consoleBytes += grown
+    }
+}
+
+extension NamedSettings {
+    /// What the settings' values hold (`HeldBytes`).
+    package var heldBytes: Int {
+        Self.names.reduce(0) { $0 + (value(of: $1).map(HeldBytes.of) ?? 0) }
     }
 }
 
@@ -122,8 +143,9 @@ extension BackendlessApp {
     package var keys: [(name: String, value: String)] { [("api_key", settings.apiKey)] }
     package var restPath: String { "/\(settings.appID)/\(settings.apiKey)" }
     package var heldBytes: Int {
-        HeldBytes.perApp + userBytes + registrationCount * HeldBytes.perRegistration + outbox.heldBytes + schedule.heldBytes
-            + oauth.requestBytes + (sessions.count + confirmationTokens.count + recoveryLinks.count) * HeldBytes.perToken
+        HeldBytes.perApp + userBytes + devices.heldBytes + outbox.heldBytes + schedule.heldBytes + faults.heldBytes
+            + consoleBytes + oauth.requestBytes
+            + (sessions.count + confirmationTokens.count + recoveryLinks.count) * HeldBytes.perToken
     }
 }
 
@@ -135,7 +157,7 @@ extension KiiApp {
     package var restPath: String { "/api/apps/\(settings.appID)" }
     package var heldBytes: Int {
         HeldBytes.perApp + userBytes + registrationCount * HeldBytes.perRegistration + outbox.heldBytes
-            + sessions.count * HeldBytes.perToken
+            + faults.heldBytes + consoleBytes + (sessions.count + adminTokens.count) * HeldBytes.perToken
     }
 
     /// Nothing in a Kii app waits for the clock: it just moves.

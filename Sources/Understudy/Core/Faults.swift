@@ -89,6 +89,14 @@ package struct Fault {
         delayRange = template.delayRange
     }
 
+    /// What it holds (`HeldBytes`): its record and its text. A `when` predicate lives in the Lua state, which
+    /// counts it.
+    var heldBytes: Int {
+        var total = HeldBytes.perRecord + HeldBytes.of(operation) + HeldBytes.of(message)
+        if case .text(let text)? = code { total += HeldBytes.of(text) }
+        return total
+    }
+
     /// True when a call of `operation` is one this fault names: the same name, a `prefix.*` it starts with, or `*`.
     package func covers(_ operation: String) -> Bool {
         if self.operation == operation || self.operation == "*" { return true }
@@ -127,6 +135,9 @@ package struct FaultInjector {
     package var pendingAfterCommit: Int?
     /// The calls counted in the current window of the app's rate limit (`rate_limit`).
     var rateCounter = RateLimitCounter()
+    /// What the faults hold (`HeldBytes`: the active ones, and the hits kept of finished ones), kept as faults
+    /// come and go: the memory cap counts it.
+    package private(set) var heldBytes = 0
 
     package init(random: SeededGenerator) {
         self.random = random
@@ -138,9 +149,10 @@ package struct FaultInjector {
         let id = nextID
         nextID += 1
         if fault.remaining == 0 {
-            finishedHits[id] = 0
+            finish(id: id, hits: 0)
         } else {
             active.append(Fault(fault, id: id))
+            heldBytes += fault.heldBytes
         }
         return id
     }
@@ -160,15 +172,24 @@ package struct FaultInjector {
     @discardableResult
     package mutating func remove(id: Int) -> Bool {
         guard let index = active.firstIndex(where: { $0.id == id }) else { return false }
-        finishedHits[id] = active[index].hits
-        active.remove(at: index)
+        finish(active.remove(at: index))
         return true
     }
 
     /// Removes every fault.
     package mutating func clear() {
-        for fault in active { finishedHits[fault.id] = fault.hits }
+        for fault in active { finish(fault) }
         active.removeAll()
+    }
+
+    /// Keeps a finished fault's hits (its id's `hits` answer them) and stops counting what it held.
+    private mutating func finish(_ fault: Fault) {
+        heldBytes -= fault.heldBytes
+        finish(id: fault.id, hits: fault.hits)
+    }
+
+    private mutating func finish(id: Int, hits: Int) {
+        if finishedHits.updateValue(hits, forKey: id) == nil { heldBytes += HeldBytes.perEntry }
     }
 
     /// Counts a hit of the fault with this id, which a call of its operation matched (its `when` predicate, if
@@ -188,8 +209,7 @@ package struct FaultInjector {
         lastFired = fired
         if let remaining = fired.remaining {
             if remaining <= 1 {
-                finishedHits[fired.id] = fired.hits
-                active.remove(at: index)
+                finish(active.remove(at: index))
             } else {
                 active[index].remaining = remaining - 1
             }

@@ -14,6 +14,9 @@ package enum HeldBytes {
     package static let perToken = 96
     /// One outbox record (email, text message or push) before its text.
     package static let perRecord = 128
+    /// One small entry of a table (a role, a column name, a channel's member, a finished fault's hits) before
+    /// its text.
+    package static let perEntry = 64
 
     /// What a string holds out of line: nothing for the short strings Swift stores inline.
     @inline(__always)
@@ -39,5 +42,28 @@ package enum HeldBytes {
         var total = 0
         for property in properties { total += perProperty + of(property.name) + of(property.value) }
         return total
+    }
+
+    /// What a push template holds.
+    package static func of(_ template: PushTemplate) -> Int {
+        perRecord + of(template.name) + of(template.message) + of(template.title) + of(template.subtitle) + of(template.channel)
+            + (template.headers?.reduce(0) { $0 + perEntry + of($1.name) + of($1.value) } ?? 0)
+    }
+
+    /// What an email template holds.
+    package static func of(_ template: EmailTemplate) -> Int {
+        perRecord + of(template.name) + of(template.subject) + of(template.body) + of(template.html)
+    }
+
+    /// What an OAuth account a scenario defines holds.
+    package static func of(_ account: OAuthAccount) -> Int {
+        perRegistration + of(account.provider) + of(account.token) + of(account.secret) + of(account.profile)
+    }
+
+    /// `a + b`, saturating: an estimate never wraps.
+    @inline(__always)
+    package static func sum(_ a: Int, _ b: Int) -> Int {
+        let (total, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : total
     }
 }

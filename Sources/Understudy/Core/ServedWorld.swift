@@ -17,6 +17,11 @@ package final class ServedWorld {
     /// The broker every Kii app added delivers its MQTT pushes to; nil: none.
     package var mqttDeliveries: (any MqttDeliveries)?
 
+    /// Asked before a call of a served app builds what its arguments do not bound (each app's `admitsGrowth`):
+    /// every check must admit it. The server adds its `--max-memory`, the live Lua session its state's cap (which
+    /// admits everything while no chunk is calling).
+    package var growthChecks: [GrowthCheck] = []
+
     package init(linkBase: String, journalCapacity: Int = 100_000, clockStart: Double? = nil) {
         self.linkBase = linkBase
         self.clockStart = clockStart
@@ -29,6 +34,7 @@ package final class ServedWorld {
     package func add(_ app: any EmulatedApp, keepingItsClock: Bool = false) -> Int {
         app.linkBase = linkBase
         if let clockStart, !keepingItsClock { app.moveClock(to: clockStart) }
+        adopt(app)
         if case .kii(let kii) = app.flavoured {
             kii.mqttBroker = mqttBroker
             kii.mqttDeliveries = mqttDeliveries
@@ -53,8 +59,18 @@ package final class ServedWorld {
     /// Serves `replacement` as it is (clocks and links untouched: `replaceApps(with:)`); answers the apps it had.
     func swapApps(_ replacement: [any EmulatedApp]) -> [any EmulatedApp] {
         var replaced = replacement
+        for app in replaced { adopt(app) }
         swap(&replaced, &apps)
         return replaced
+    }
+
+    /// Makes the world's checks the app's `admitsGrowth`.
+    private func adopt(_ app: any EmulatedApp) {
+        app.admitsGrowth = { [weak self] bytes in
+            guard let self else { return true }
+            for check in self.growthChecks where !check(bytes) { return false }
+            return true
+        }
     }
 
     /// Forgets every app (the journal stays).

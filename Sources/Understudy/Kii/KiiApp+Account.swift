@@ -52,7 +52,7 @@ extension KiiApp {
         for installation in lifecycle.installations.owned(by: user.userID) { mqttInstallationRemoved(installation) }
         lifecycle.installations.removeAll(ownedBy: user.userID)
         topicStore.removeAll(of: user.userID)
-        groupStore.removeMember(user.userID)
+        consoleBytes -= groupStore.removeMember(user.userID) * HeldBytes.perEntry
         releaseSocialAccounts(of: user)
     }
 

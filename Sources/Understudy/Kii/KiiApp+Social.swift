@@ -104,7 +104,14 @@ struct KiiSocialStore {
 extension KiiApp {
     /// Defines (or replaces) a provider account (a console action).
     package func defineSocialAccount(_ account: KiiSocialAccount) {
-        socialStore.accounts[KiiSocialStore.key(account.provider, account.token)] = account
+        let replaced = socialStore.accounts.updateValue(account, forKey: KiiSocialStore.key(account.provider, account.token))
+        consoleBytes += Self.heldBytes(of: account) - (replaced.map(Self.heldBytes) ?? 0)
+    }
+
+    /// What a provider account holds (`HeldBytes`).
+    private static func heldBytes(of account: KiiSocialAccount) -> Int {
+        HeldBytes.perRegistration + HeldBytes.of(account.token) + HeldBytes.of(account.secret) + HeldBytes.of(account.openID)
+            + account.profile.reduce(0) { $0 + HeldBytes.perEntry + HeldBytes.of($1.key) + HeldBytes.of($1.value) }
     }
 
     /// The account of `provider` that accepts `token` with this secret / openID: a missing or different one

@@ -50,6 +50,11 @@ package final class KiiApp: EmulatedApp {
     /// What the users hold (`HeldBytes`: each user and its custom fields), kept as users are added, changed and
     /// deleted; the memory cap counts it.
     package internal(set) var userBytes = 0
+    /// What else the app holds beyond users and registrations (`HeldBytes`: administrator tokens, settings'
+    /// text), kept as each is added; the memory cap counts it.
+    package var consoleBytes = 0
+    /// Asked before a call builds what its arguments do not bound (`GrowthCheck`); its owner installs it.
+    package var admitsGrowth: GrowthCheck = { _ in true }
     /// Users in registration order.
     var registrationOrder: [KiiStoredUser] = []
     /// Users by lower-cased username.
@@ -65,6 +70,7 @@ package final class KiiApp: EmulatedApp {
     /// A fresh app. `seed` decides every userID, token and code it will hand out.
     package init(settings: KiiSettings = KiiSettings(), seed: UInt64, capacity: Capacity = Capacity()) {
         self.settings = settings
+        consoleBytes = settings.heldBytes
         self.capacity = capacity
         let root = SeededGenerator(seed: seed)
         ids = root.derived(1)

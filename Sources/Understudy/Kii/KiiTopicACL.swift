@@ -94,6 +94,7 @@ extension KiiApp {
         guard topicStore.acls[key, default: [:]][action, default: []].insert(subject).inserted else {
             throw .aclAlreadyExists(action: action.rawValue, subject: subject)
         }
+        consoleBytes += HeldBytes.perEntry + HeldBytes.of(subject)
     }
 
     /// Removes `subject` from the action's entries (the owner's too). Errors, in this order: 404 `USER_NOT_FOUND`
@@ -104,6 +105,7 @@ extension KiiApp {
         guard topicStore.acls[key]?[action]?.remove(subject) != nil else {
             throw .aclNotFound(action: action.rawValue, subject: subject)
         }
+        consoleBytes -= HeldBytes.perEntry + HeldBytes.of(subject)
     }
 }
 
@@ -147,8 +149,16 @@ struct KiiGroupStore {
     var groups: [KiiGroup] = []
 
     /// Removes a deleted user from every group; the groups they own stay.
-    mutating func removeMember(_ userID: String) {
-        for index in groups.indices { groups[index].members.removeAll { $0 == userID } }
+    /// Removes `userID` from every group; answers from how many.
+    @discardableResult
+    mutating func removeMember(_ userID: String) -> Int {
+        var removed = 0
+        for index in groups.indices {
+            let before = groups[index].members.count
+            groups[index].members.removeAll { $0 == userID }
+            removed += before - groups[index].members.count
+        }
+        return removed
     }
 }
 
@@ -160,9 +170,10 @@ extension KiiApp {
     package func createGroup(name: String, owner: String, members: [String] = []) throws(KiiError) -> KiiGroup {
         let ownerID = try storedUser(owner).userID
         var list = [ownerID]
+        var listed: Set<String> = [ownerID]
         for member in members {
             let id = try storedUser(member).userID
-            if !list.contains(id) { list.append(id) }
+            if listed.insert(id).inserted { list.append(id) }
         }
         var groupID = ""
         repeat {
@@ -172,6 +183,7 @@ extension KiiApp {
         } while groupStore.groups.contains { $0.groupID == groupID }
         let group = KiiGroup(groupID: groupID, name: name, owner: ownerID, members: list)
         groupStore.groups.append(group)
+        consoleBytes += HeldBytes.perRecord + HeldBytes.of(groupID) + HeldBytes.of(name) + list.count * HeldBytes.perEntry
         return group
     }
 

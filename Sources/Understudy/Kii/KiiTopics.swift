@@ -322,6 +322,9 @@ extension KiiApp {
             }
         }
         targets.sort { $0.installationID < $1.installationID }
+        // A push per installation reached, admitted before any is delivered.
+        let growth = HeldBytes.sum(targets.count * HeldBytes.perRecord, 2 * HeldBytes.perRecord + 4096)
+        guard admitsGrowth(growth) else { throw .memoryCapReached(growth) }
         let shared = KiiTopicPush(topic: topicID, data: data, pushMessageID: pushMessageID, payload: payload)
         for installation in targets {
             var push = Outbox.Push(

@@ -55,6 +55,24 @@ package struct DeviceRegistry {
 
     /// Registrations held now, expired ones included (they go when `count(now:)` or a lookup sweeps them).
     package var heldCount: Int { entries.count }
+    /// What the registrations' text and the channels hold beyond `HeldBytes.perRegistration` each (device ids,
+    /// tokens, channel names with their registration ids and members, the expirations waiting), kept as
+    /// registrations come and go: the memory cap counts it.
+    package private(set) var textBytes = 0
+    /// `heldCount` registrations and their text.
+    package var heldBytes: Int {
+        heldCount * HeldBytes.perRegistration + textBytes + expiries.count * HeldBytes.perEntry
+    }
+
+    /// What one registration holds beyond `HeldBytes.perRegistration`: its text, each channel's name, registration
+    /// id and membership.
+    static func textBytes(of registration: DeviceRegistration) -> Int {
+        var total = HeldBytes.of(registration.deviceID) + HeldBytes.of(registration.token) + HeldBytes.of(registration.osVersion)
+        for channel in registration.channels {
+            total += 2 * HeldBytes.perEntry + HeldBytes.of(channel.name) + HeldBytes.of(channel.registrationID)
+        }
+        return total
+    }
     private var expiries = MinHeap<Expiry>(by: { $0.time < $1.time })
     private var generation = 0
     private var random: SeededGenerator
@@ -77,6 +95,7 @@ package struct DeviceRegistry {
 
     private mutating func remove(_ registration: DeviceRegistration) {
         entries[registration.deviceID] = nil
+        textBytes -= Self.textBytes(of: registration)
         for channel in registration.channels { members[channel.name]?.remove(registration.deviceID) }
     }
 
@@ -93,7 +112,8 @@ package struct DeviceRegistry {
             throw BackendlessError.valueTooLong("deviceToken", limit: Self.maxTokenLength)
         }
         var channelNames: [String] = []
-        for name in requested ?? [] where !channelNames.contains(name) {
+        var seen = Set<String>()
+        for name in requested ?? [] where seen.insert(name).inserted {
             guard Self.isValidChannelName(name) else {
                 throw BackendlessError.invalidChannelName(name)
             }
@@ -123,6 +143,8 @@ package struct DeviceRegistry {
         )
         generation += 1
         entries[deviceID] = Entry(registration: registration, generation: generation)
+        textBytes += Self.textBytes(of: registration)
+        for name in channelNames { addChannel(name) }
         for name in channelNames { members[name, default: []].insert(deviceID) }
         if let expiresAt { expiries.insert(Expiry(time: expiresAt, deviceID: deviceID, generation: generation)) }
         return registration
@@ -144,7 +166,14 @@ package struct DeviceRegistry {
 
     /// Creates a channel when its name is valid and it does not exist yet (a publish to an unknown channel).
     mutating func createChannel(_ name: String) {
-        if members[name] == nil, Self.isValidChannelName(name) { members[name] = [] }
+        if Self.isValidChannelName(name) { addChannel(name) }
+    }
+
+    /// Adds a channel unless it exists, counting what its name holds.
+    private mutating func addChannel(_ name: String) {
+        guard members[name] == nil else { return }
+        members[name] = []
+        textBytes += HeldBytes.perEntry + HeldBytes.of(name)
     }
 
     /// Every channel name, sorted.
@@ -155,6 +184,9 @@ package struct DeviceRegistry {
         expire(upTo: now)
         return members[channel].map { $0.sorted() } ?? []
     }
+
+    /// How many devices a channel holds, expired ones not yet swept included: at most how many a push to it reaches.
+    func memberCount(of channel: String) -> Int { members[channel]?.count ?? 0 }
 
     /// How many registrations are live.
     mutating func count(now: Double) -> Int {

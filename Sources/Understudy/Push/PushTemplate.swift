@@ -74,21 +74,56 @@ package struct PushTemplate: Sendable, Hashable, Presentable {
     static func fill(_ text: String, with values: [String: String]) -> String {
         guard !values.isEmpty, text.contains("{") else { return text }
         var result = ""
+        walk(text, values) { result += $0 }
+        return result
+    }
+
+    /// What `fill` makes of `text` holds (`HeldBytes`), found without making it: nothing when `fill` answers
+    /// `text` itself (its storage shared), else the filled text's size. What a call asks `admitsGrowth` for
+    /// before it fills a template.
+    static func filledBytes(_ text: String, with values: [String: String]) -> Int {
+        guard !values.isEmpty, text.contains("{") else { return 0 }
+        var count = 32
+        walk(text, values) { count = HeldBytes.sum(count, $0.utf8.count) }
+        return count
+    }
+
+    /// At most what `fill` makes of `text` holds when no value is longer than `longest` bytes: nothing for a
+    /// text without a `{`, else the text with every `{` counted as a value. Found by counting, without values.
+    static func filledBytes(_ text: String, longest: Int) -> Int {
+        var braces = 0
+        for byte in text.utf8 where byte == UInt8(ascii: "{") { braces += 1 }
+        guard braces > 0 else { return 0 }
+        let (values, overflow) = braces.multipliedReportingOverflow(by: longest)
+        return overflow ? .max : HeldBytes.sum(32 + text.utf8.count, values)
+    }
+
+    /// What the filled template holds: its message, title, subtitle and header values.
+    func filledBytes(with values: [String: String]) -> Int {
+        var total = Self.filledBytes(message, with: values)
+        for text in [title, subtitle] + (headers ?? []).map(\.value) {
+            if let text { total = HeldBytes.sum(total, Self.filledBytes(text, with: values)) }
+        }
+        return total
+    }
+
+    /// Walks `text`, handing `emit` each piece of the filled text in order: the text between placeholders, each
+    /// placeholder's value (a `{` that opens no known placeholder as itself).
+    private static func walk(_ text: String, _ values: [String: String], _ emit: (Substring) -> Void) {
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
+            emit(rest[..<open])
             let afterOpen = rest.index(after: open)
             guard let close = rest[afterOpen...].firstIndex(where: { $0 == "}" || $0 == "{" }), rest[close] == "}",
                 let value = values[String(rest[afterOpen..<close])]
             else {
-                result.append("{")
+                emit("{")
                 rest = rest[afterOpen...]
                 continue
             }
-            result += value
+            emit(Substring(value))
             rest = rest[rest.index(after: close)...]
         }
-        result += rest
-        return result
+        emit(rest)
     }
 }

@@ -32,6 +32,8 @@ extension BackendlessApp {
         copy.heldColumns = heldColumns
         copy.roles = roles
         copy.emailTemplates = emailTemplates
+        copy.consoleBytes = consoleBytes
+        copy.admitsGrowth = admitsGrowth
         return copy
     }
 
@@ -41,7 +43,7 @@ extension BackendlessApp {
         "settings", "clock", "outbox", "faults", "linkBase", "capacity", "random", "users", "registrationOrder",
         "identityIndex", "sessions", "confirmationTokens", "recoveryLinks", "guestCount", "userBytes", "oauth",
         "devices", "schedule", "pushTemplates", "messageIDs", "heldColumns", "roles",
-        "emailTemplates",
+        "emailTemplates", "consoleBytes", "admitsGrowth",
     ]
 }
 

@@ -35,6 +35,8 @@ extension KiiApp {
         copy.phones = phones.mapValues(copied)
         copy.sessions = sessions.mapValues(copied)
         copy.phoneCache = phoneCache
+        copy.consoleBytes = consoleBytes
+        copy.admitsGrowth = admitsGrowth
         return copy
     }
 
@@ -43,7 +45,7 @@ extension KiiApp {
         "settings", "clock", "outbox", "faults", "linkBase", "capacity", "ids", "tokens", "codes", "salts",
         "lifecycleSecrets", "lifecycle", "topicStore", "topicSecrets", "mqttSecrets", "groupStore", "groupSecrets",
         "socialStore", "mqttEndpoints", "mqttBroker", "mqttDeliveries", "adminTokens", "users", "userBytes",
-        "registrationOrder", "loginNames", "emails", "phones", "sessions", "phoneCache",
+        "registrationOrder", "loginNames", "emails", "phones", "sessions", "phoneCache", "consoleBytes", "admitsGrowth",
     ]
 }
 

@@ -112,6 +112,7 @@ package final class Stage {
         self.mqttDeliveries = mqttDeliveries
         followedRealTime = options.realTime()
         (world, session) = try Self.makeWorld(options, journal: Self.journal(options), mqttDeliveries: mqttDeliveries)
+        admitGrowthWithinCap()
         if let shared = world.sharedAppID {
             throw StageError(message: "two \(shared.flavour.displayName) apps have the app_id '\(shared.appID)'")
         }
@@ -181,6 +182,7 @@ package final class Stage {
         let coverage = world.coverage  // what the app met survives resets (an app's suite resets between tests)
         (world, session) = try Self.makeWorld(options, journal: journal, mqttDeliveries: mqttDeliveries)
         world.coverage = coverage
+        admitGrowthWithinCap()
     }
 
     /// Under `--clock real`, moves every app's clock (and where a new app's starts) on by the real time passed
@@ -194,6 +196,14 @@ package final class Stage {
         guard passed > 0 else { return }
         for app in world.apps { _ = app.moveClock(to: app.clock.now + passed) }
         world.moveClockStart(by: passed)
+    }
+
+    /// Makes `--max-memory` one of the world's growth checks: a call may build what its arguments do not bound
+    /// only while the apps and snapshots stay within the cap.
+    private func admitGrowthWithinCap() {
+        world.growthChecks.append { [unowned self] bytes in
+            HeldBytes.sum(heldBytes, bytes) <= options.limits.maxMemory
+        }
     }
 
     /// What counts against `--max-memory` beside the journal: the served apps and the snapshots.

@@ -28,7 +28,6 @@ enum BackendlessOAuthBindings {
             }
             let profile = try stringMap(call, at: lua_gettop(call.L), "account.profile")
             us_pop(call.L, 1)
-            let before = app.oauthAccountCount
             do throws(OAuthAccountProblem) {
                 try app.defineOAuthAccount(
                     OAuthAccount(provider: provider, token: token, secret: secret, profile: profile.map { Property($0.0, .string($0.1)) })
@@ -36,12 +35,7 @@ enum BackendlessOAuthBindings {
             } catch {
                 throw LuaMisuse("account.\(error.message)")
             }
-            // A new account is held until the scenario ends: it counts towards --max-memory like a device
-            // registration (the trampoline raises once the cap is passed).
-            if app.oauthAccountCount > before {
-                let bytes = BackendMemory.perRegistration + profile.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count }
-                us_charge_memory(call.L, Int64(bytes))
-            }
+            // The account counts in the backend's footprint (`consoleBytes`), charged when the call returns.
             return call.pushTrue()
         }
     }

@@ -24,6 +24,7 @@ package final class LiveSession {
             throw LiveSessionError(message: error.message)
         }
         state.host.world = world
+        world.growthChecks.append { [weak host = state.host] bytes in host?.admitsGrowth(bytes) ?? true }
         state.host.liveBudget = limits.maxInstructions
         state.host.beginScenario(seed: seed)
         us_reset_budget(state.L, limits.maxInstructions)
@@ -42,6 +43,15 @@ package final class LiveSession {
     package func beginRequest() {
         state.host.currentL = nil
         state.host.pendingError = nil
+        settleAccount()
+    }
+
+    /// Starts the state's memory account afresh from the world as it is: what earlier chunks and predicates
+    /// charged for backends is credited back (users deleted since, over HTTP or by a chunk, no longer count), and
+    /// each chunk is charged what it grows the world by. What the world holds in all is `--max-memory`'s to bound.
+    private func settleAccount() {
+        us_release_backend_memory(state.L)
+        if !state.host.chargedFootprints.isEmpty { state.host.chargedFootprints.removeAll() }
     }
 
     /// The error of a fault predicate that failed during the last request, if one did.
@@ -71,6 +81,7 @@ package final class LiveSession {
         us_reset_budget(L, limits.maxInstructions)
         us_restore_file_globals(L) // each chunk starts with pristine globals and libraries, like a scenario
         state.host.currentL = nil
+        settleAccount()
         defer {
             lua_settop(L, base)
             if state.isSpent { us_recover(L) }
@@ -112,6 +123,7 @@ package final class LiveSession {
         us_reset_budget(L, limits.maxInstructions)
         us_restore_file_globals(L) // each posted file starts with pristine globals and libraries
         us_clear_scenarios(L)
+        settleAccount()
         let chunkName = "@" + file.path
         us_set_scenario_chunk(L, chunkName)
         do {

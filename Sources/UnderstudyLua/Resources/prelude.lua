@@ -121,6 +121,54 @@ local function ordered_pairs(t, ...)
 end
 base.pairs = ordered_pairs
 
+-- next in the same order as pairs. next(t) (a traversal's start, or an emptiness check) finds the first key
+-- without sorting: 1 when t has it, else the least key; a traversal's next call sorts the keys once and keeps
+-- them (weakly, per table) for the calls after it. Starting again from nil forgets them, so keys added between
+-- traversals are seen. A key not in the order (added during a traversal, which Lua leaves undefined) re-sorts;
+-- one not in the table gets Lua's own error.
+local next_orders = setmetatable({}, { __mode = "k" })
+local function first_key(t)
+  if rawget(t, 1) ~= nil then return 1 end
+  local best, other
+  for k in next, t do
+    if pairs_rank[type(k)] then
+      if best == nil or pairs_order(k, best) then best = k end
+    elseif other == nil then
+      other = k
+    end
+  end
+  if best ~= nil then return best end
+  return other
+end
+local function ordered_next(t, k)
+  if type(t) ~= "table" then return next(t, k) end -- Lua's own message for a wrong argument
+  if k == nil then
+    next_orders[t] = nil
+    if next(t) == nil then return nil end
+    local first = first_key(t)
+    return first, rawget(t, first)
+  end
+  local order = next_orders[t]
+  local i = order and order.position[k]
+  if i == nil then
+    local keys, position = ordered_keys(t), {}
+    for j = 1, #keys do position[keys[j]] = j end
+    order = { keys = keys, position = position }
+    next_orders[t] = order
+    i = position[k]
+    if i == nil then return next(t, k) end -- not in the table: Lua's error
+  end
+  local keys = order.keys
+  while true do
+    i = i + 1
+    local key = keys[i]
+    if key == nil then return nil end
+    local v = rawget(t, key)
+    if v ~= nil then return key, v end -- a field cleared during the traversal is skipped
+  end
+end
+base.next = ordered_next
+
 local render
 local function render_key(k)
   if type(k) == "string" and k:match("^[%a_][%w_]*$") then return k end

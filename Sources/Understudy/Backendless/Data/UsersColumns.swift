@@ -139,6 +139,7 @@ extension BackendlessApp {
                 if known == nil, let type { heldColumns[property.name] = type }
             } else {
                 heldColumns[property.name] = .some(type)
+                consoleBytes += HeldBytes.perEntry + HeldBytes.of(property.name)
             }
         }
     }
