@@ -334,15 +334,20 @@ extension BackendlessOperation {
                 [.string("objectId", from: .bodyField("objectId")), key],
                 checks: [.fault, 2014, 3034, 3057, 3036, 3090, 3087, 3002, 3044], result: session
             ) { app, a throws(BackendlessError) in
-                .record(try app.loginByID(objectID: a.string("objectId"), key: a.optionalString("key").flatMap(APIKeyKind.init(rawValue:))))
+                .record(try app.loginByID(objectID: a.string("objectId"), key: a.apiKey))
             }
         case .updateStatus:
             return declare(
                 version: 4, lua: "users.update_status",
                 [.string("objectId", from: .path("objectId")), .oneOf("status", ["ENABLED", "DISABLED"], from: .bodyField("userStatus")), key],
-                routes: [.put("/users/{objectId}/status", "Enable or disable a user (CloudCode key only: 3054)")],
+                routes: [
+                    .put("/users/{objectId}/status", "Enable or disable a user (CloudCode key only: 3054)")
+                        .resolving("key", .backendlessKey).resolving("status", .backendlessUserStatus)
+                ],
                 checks: [.fault, 3054, 1000, 3085, 3086], result: user
-            )
+            ) { app, a throws(BackendlessError) in
+                .record(try app.updateStatus(objectID: a.string("objectId"), to: a.string("status") == "DISABLED" ? .disabled : .enabled, key: a.apiKey))
+            }
         case .assignRole:
             return declare(
                 version: 4, lua: "roles.assign",
@@ -350,9 +355,15 @@ extension BackendlessOperation {
                     .string("identity", from: .bodyField("user"), "the identity value or the objectId"),
                     .string("role", from: .bodyField("roleName")), key,
                 ],
-                routes: [.post("/users/assignRole", "Assign a custom role to a user (CloudCode key only: 2011)")],
+                routes: [
+                    .post("/users/assignRole", "Assign a custom role to a user (CloudCode key only: 2011)").resolving("key", .backendlessKey)
+                        .replying(.status(200))
+                ],
                 checks: [.fault, 2011, 2005, 2007, 3057], result: .true
-            )
+            ) { app, a throws(BackendlessError) in
+                try app.assignRole(identity: a.string("identity"), role: a.string("role"), key: a.apiKey)
+                return .done
+            }
         case .unassignRole:
             return declare(
                 version: 4, lua: "roles.unassign",
@@ -360,15 +371,25 @@ extension BackendlessOperation {
                     .string("identity", from: .bodyField("user"), "the identity value or the objectId"),
                     .string("role", from: .bodyField("roleName")), key,
                 ],
-                routes: [.post("/users/unassignRole", "Unassign a custom role from a user (CloudCode key only: 2011)")],
+                routes: [
+                    .post("/users/unassignRole", "Unassign a custom role from a user (CloudCode key only: 2011)").resolving("key", .backendlessKey)
+                        .replying(.status(200))
+                ],
                 checks: [.fault, 2011, 2005, 2008, 3057], result: .true
-            )
+            ) { app, a throws(BackendlessError) in
+                try app.unassignRole(identity: a.string("identity"), role: a.string("role"), key: a.apiKey)
+                return .done
+            }
         case .rolesOf:
             return declare(
                 version: 4, lua: "roles.of", [.string("objectId", from: .path("objectId")), key],
-                routes: [.get("/users/userroles/{objectId}", "A user's roles, system then custom (CloudCode key only: 3081)")],
+                routes: [
+                    .get("/users/userroles/{objectId}", "A user's roles, system then custom (CloudCode key only: 3081)").resolving("key", .backendlessKey)
+                ],
                 checks: [.fault, 3081, 3057], result: .value("string[]", "roles")
-            )
+            ) { app, a throws(BackendlessError) in
+                .value(.array(try app.rolesOf(objectID: a.string("objectId"), key: a.apiKey).map(Value.string)))
+            }
         case .roleUsers:
             return declare(
                 version: 4, lua: "roles.users",
@@ -430,11 +451,13 @@ extension BackendlessOperation {
             return declare(
                 version: 4, lua: "data.users.count", [.string("where", optional: true, from: .bodyField("where"), "a where clause; all rows when absent")],
                 routes: [
-                    .get("/data/Users/count", "How many Users records match where (guests included)", sources: ["where": .query("where")]),
-                    .post("/data/{table}/count", "How many Users records match where (the JS SDK's body)"),
+                    .get("/data/Users/count", "How many Users records match where (guests included)", sources: ["where": .query("where")])
+                        .resolving("where", .nonEmptyText),
+                    .post("/data/{table}/count", "How many Users records match where (the JS SDK's body)").guarded(.backendlessUsersTable)
+                        .resolving("where", .nonEmptyText),
                 ],
                 checks: [.fault, 19000, 1006], result: .value("integer", "count")
-            )
+            ) { app, a throws(BackendlessError) in .value(.int(Int64(try app.dataCount(a.optionalString("where"))))) }
         case .sendTemplate:
             return declare(
                 version: 4, lua: "email.send_template",
@@ -487,4 +510,9 @@ extension BackendlessOperation {
             ) { app, a throws(BackendlessError) in .record(try app.messageStatus(a.string("messageId"))) }
         }
     }
+}
+
+extension CallArguments {
+    /// The optional `key` argument of contract version 4's CloudCode calls (`"rest"`, `"cloudcode"`); nil when absent.
+    fileprivate var apiKey: APIKeyKind? { optionalString("key").flatMap(APIKeyKind.init(rawValue:)) }
 }

@@ -176,6 +176,9 @@ package enum RouteGuard: Sendable, Hashable {
     /// Kii topics: the application administrator or a user's token (401 `UNAUTHORIZED`; the app's headers alone
     /// are anonymous).
     case topicCaller
+    /// Backendless Data service: the path's `{table}`, when it has one, must be `Users` (1009: other tables are out
+    /// of scope).
+    case backendlessUsersTable
 }
 
 /// A named way the HTTP adapter works an argument out of a request, where reading it plainly from its source
@@ -215,6 +218,14 @@ package enum ArgumentResolver: Sendable, Hashable {
     case backendlessNewUserProperties
     /// A constant (a legacy route that names its provider in its path).
     case constant(String)
+    /// Backendless: the API key of the path as the `key` argument: `"cloudcode"` for the CloudCode key, else
+    /// `"rest"` (contract version 4).
+    case backendlessKey
+    /// Backendless: the body's `userStatus` (`ENABLED`, `DISABLED`); anything else is 8002 with the CloudCode key
+    /// and `ENABLED` with another (whose call then answers 3054).
+    case backendlessUserStatus
+    /// The text the argument's source carries, absent when it is empty (a where clause of "" is none).
+    case nonEmptyText
 }
 
 /// A named reply of a route whose answer is not its flavour's plain presentation of the result.

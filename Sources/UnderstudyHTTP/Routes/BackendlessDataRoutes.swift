@@ -10,11 +10,6 @@ enum BackendlessDataRoutes {
         table.add(BackendlessOperation.dataFind, find)
         table.add(BackendlessOperation.dataFindFirst, first)
         table.add(BackendlessOperation.dataFindLast, last)
-        table.add(BackendlessOperation.dataCount, count)
-        table.add(BackendlessOperation.updateStatus, updateStatus)
-        table.add(BackendlessOperation.assignRole, assignRole)
-        table.add(BackendlessOperation.unassignRole, unassignRole)
-        table.add(BackendlessOperation.rolesOf, rolesOf)
         table.add(BackendlessOperation.roleUsers, roleUsers)
     }
 
@@ -146,21 +141,6 @@ enum BackendlessDataRoutes {
         }
     }
 
-    static let count: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .dataCount) { app, exchange in
-            try checkTable(exchange)
-            let whereClause: String?
-            if exchange.method == .post {
-                let body = try BackendlessRoutes.object(exchange).map(JSON.object)
-                whereClause = BackendlessRoutes.text(body?["where"])
-            } else {
-                whereClause = exchange.queryItem("where")
-            }
-            let count = try app.dataCount(whereClause.flatMap { $0.isEmpty ? nil : $0 })
-            return Reply(body: .integer(Int64(count)))
-        }
-    }
-
     // MARK: Routes shared with earlier versions
 
     /// `POST users/login`: the declared login, or, for a body with `objectId` and no `login`, `users.login_by_id`
@@ -232,55 +212,6 @@ enum BackendlessDataRoutes {
             let outcome = try app.perform(.sendTemplate, given)
             let id = outcome.record(as: TemplateSending.self)?.messageID ?? ""
             return Reply(body: ["status": "scheduled", "messageId": .string(id), "errorMessage": nil])
-        }
-    }
-
-    // MARK: Status, roles
-
-    static let updateStatus: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .updateStatus) { app, exchange in
-            let key = BackendlessRoutes.key(exchange, app)
-            let body = try BackendlessRoutes.object(exchange).map(JSON.object)
-            let status: UserStatus?
-            switch body?["userStatus"] {
-            case .string("ENABLED")?: status = .enabled
-            case .string("DISABLED")?: status = .disabled
-            default: status = nil
-            }
-            if key == .cloudcode, status == nil {
-                throw BackendlessError.unparsableRequest("'userStatus' must be \"ENABLED\" or \"DISABLED\"")
-            }
-            _ = try app.updateStatus(objectID: exchange.parameters["objectId"], to: status ?? .enabled, key: key)
-            return Reply()
-        }
-    }
-
-    /// The body's `user` and `roleName`.
-    static func roleChange(_ exchange: Exchange) throws -> (identity: String, role: String) {
-        let body = try BackendlessRoutes.object(exchange).map(JSON.object)
-        return (BackendlessRoutes.text(body?["user"]) ?? "", BackendlessRoutes.text(body?["roleName"]) ?? "")
-    }
-
-    static let assignRole: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .assignRole) { app, exchange in
-            let (identity, role) = try roleChange(exchange)
-            try app.assignRole(identity: identity, role: role, key: BackendlessRoutes.key(exchange, app))
-            return Reply()
-        }
-    }
-
-    static let unassignRole: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .unassignRole) { app, exchange in
-            let (identity, role) = try roleChange(exchange)
-            try app.unassignRole(identity: identity, role: role, key: BackendlessRoutes.key(exchange, app))
-            return Reply()
-        }
-    }
-
-    static let rolesOf: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .rolesOf) { app, exchange in
-            let roles = try app.rolesOf(objectID: exchange.parameters["objectId"], key: BackendlessRoutes.key(exchange, app))
-            return Reply(body: .array(roles.map(JSON.string)))
         }
     }
 

@@ -58,6 +58,7 @@ enum VendorAdapter {
         case (.liveUserToken, .backendless(let app)): try BackendlessLifecycleRoutes.caller(exchange, app)
         case (.credentials, .kii(let app)): _ = try KiiRoutes.anyCaller(app, exchange)
         case (.topicCaller, .kii(let app)): _ = try KiiTopicRoutes.caller(app, exchange)
+        case (.backendlessUsersTable, .backendless): try BackendlessDataRoutes.checkTable(exchange)
         case (.appCredentials, .kii(let app)):
             guard case .app = try KiiRoutes.anyCaller(app, exchange) else {
                 throw KiiError.unauthorized("Only the application administrator (app credentials here) may change a user's status")
@@ -198,6 +199,21 @@ struct RequestArguments {
             return .string(authorization.trimmingSpaces.dropFirst("bearer ".count).trimmingSpaces)
         case (.constant(let value), _):
             return .string(value)
+        case (.backendlessKey, .backendless(let app)):
+            return .string(BackendlessRoutes.key(exchange, app).rawValue)
+        case (.backendlessUserStatus, .backendless(let app)):
+            switch try body()?["userStatus"] {
+            case .string("ENABLED")?: return "ENABLED"
+            case .string("DISABLED")?: return "DISABLED"
+            default:
+                if BackendlessRoutes.key(exchange, app) == .cloudcode {
+                    throw BackendlessError.unparsableRequest("'userStatus' must be \"ENABLED\" or \"DISABLED\"")
+                }
+                return "ENABLED"
+            }
+        case (.nonEmptyText, _):
+            guard case .string(let text) = try read(argument, from: source), !text.isEmpty else { return .absent }
+            return .string(text)
         default:
             preconditionFailure("the resolver \(resolver) is not \(app.flavour.rawValue)'s")
         }

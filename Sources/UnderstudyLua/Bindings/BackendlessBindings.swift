@@ -48,7 +48,7 @@ enum BackendlessBindings {
         switch operation {
         case .register, .login, .logout, .guestLogin, .setStatus, .getUser, .restorePassword, .resendConfirmation,
             .confirmationURL, .updateUser, .deleteUser, .getDevice, .unregisterDevice, .messageStatus, .cancelMessage, .pushTemplates,
-            .sendTemplate, .describeUsers, .loginByID, .dataRemove:
+            .sendTemplate, .describeUsers, .loginByID, .dataRemove, .updateStatus, .assignRole, .unassignRole, .rolesOf, .dataCount:
             return nil
         // Not yet derived (issue 28, partial): confirm_email takes a link or an objectId and its domain checks its
         // faults with the objectId a link names; reset_password's HTTP side is the recovery page (a form).
@@ -65,17 +65,12 @@ enum BackendlessBindings {
         // one domain method that checks its own fault. Not yet derived because: the `key` argument over HTTP is the
         // path's API key (no resolver yet), a query's page and sort rules raise in Lua but answer 1025/1005/1004/
         // 19000 over HTTP (no resolver yet).
-        case .updateStatus: return BackendlessDataBindings.updateStatus
-        case .assignRole: return BackendlessDataBindings.assign
-        case .unassignRole: return BackendlessDataBindings.unassign
-        case .rolesOf: return BackendlessDataBindings.of
         case .roleUsers: return BackendlessDataBindings.users
         case .dataSave: return BackendlessDataBindings.save
         case .dataFind: return BackendlessDataBindings.find
         case .dataFindFirst: return BackendlessDataBindings.findFirst
         case .dataFindLast: return BackendlessDataBindings.findLast
         case .dataFindByID: return BackendlessDataBindings.findByID
-        case .dataCount: return BackendlessDataBindings.count
         case .isValidToken, .appInfo, .userRoles, .verifyPassword, .sendEmail: return nil
         }
     }

@@ -47,10 +47,6 @@ enum BackendlessDataBindings {
         return query
     }
 
-    static func key(_ arguments: DeclaredArguments) -> APIKeyKind? {
-        arguments.optionalString("key").flatMap(APIKeyKind.init(rawValue:))
-    }
-
     /// Runs `body` and pushes its records as a list, or `nil, err`.
     static func answerList(_ call: LuaCall, _ body: () throws(BackendlessError) -> [DataRecord]) -> Int32 {
         do throws(BackendlessError) {
@@ -108,65 +104,6 @@ enum BackendlessDataBindings {
             let objectID = arguments.string("objectId")
             let app = try call.backendless()
             return call.answer { () throws(BackendlessError) in try app.dataFindByID(objectID, query) }
-        }
-    }
-
-    static let count: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.dataCount) { call throws(LuaMisuse) in
-            let whereClause = try call.arguments(of: BackendlessOperation.dataCount).optionalString("where")
-            let app = try call.backendless()
-            do throws(BackendlessError) {
-                lua_pushinteger(call.L, lua_Integer(try app.dataCount(whereClause)))
-                return 1
-            } catch {
-                return call.fail(error)
-            }
-        }
-    }
-
-    // MARK: users
-
-    static let updateStatus: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.updateStatus) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: BackendlessOperation.updateStatus)
-            let app = try call.backendless()
-            let objectID = arguments.string("objectId")
-            let status: UserStatus = arguments.string("status") == "DISABLED" ? .disabled : .enabled
-            let key = key(arguments)
-            return call.answer { () throws(BackendlessError) in try app.updateStatus(objectID: objectID, to: status, key: key) }
-        }
-    }
-
-    // MARK: roles
-
-    static let assign: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.assignRole) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: BackendlessOperation.assignRole)
-            let app = try call.backendless()
-            let (identity, role, key) = (arguments.string("identity"), arguments.string("role"), key(arguments))
-            return call.answerTrue { () throws(BackendlessError) in try app.assignRole(identity: identity, role: role, key: key) }
-        }
-    }
-
-    static let unassign: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.unassignRole) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: BackendlessOperation.unassignRole)
-            let app = try call.backendless()
-            let (identity, role, key) = (arguments.string("identity"), arguments.string("role"), key(arguments))
-            return call.answerTrue { () throws(BackendlessError) in try app.unassignRole(identity: identity, role: role, key: key) }
-        }
-    }
-
-    static let of: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.rolesOf) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: BackendlessOperation.rolesOf)
-            let app = try call.backendless()
-            do throws(BackendlessError) {
-                LuaValues.push(call.L, strings: try app.rolesOf(objectID: arguments.string("objectId"), key: key(arguments)))
-                return 1
-            } catch {
-                return call.fail(error)
-            }
         }
     }
 

@@ -113,7 +113,6 @@ extension BackendlessApp {
 
     /// `data.users.count(where?)`: the rows matching `where`, guests included.
     package func dataCount(_ whereClause: String? = nil) throws(BackendlessError) -> Int {
-        try checkFaults(.dataCount, [Value(whereClause)])
         let prepared = try prepare(DataQuery(whereClause: whereClause))
         if prepared.matcher.root == nil { return users.count }
         var count = 0
