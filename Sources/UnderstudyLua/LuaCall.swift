@@ -144,7 +144,9 @@ struct LuaCall {
             case .value(let value): values.append(.value(value))
             case .table:
                 guard case .table(_, let fields) = argument.type else { preconditionFailure("\(argument.name) is not a table") }
-                values.append(.value(.object(try tableFields(index, fields, in: argument.name))))
+                let object = Value.object(try tableFields(index, fields, in: argument.name))
+                try apply(argument.check, object, argument.name)
+                values.append(.value(object))
             }
         }
         return CallArguments(names: declaration.argumentNames, values: values)
@@ -211,9 +213,16 @@ struct LuaCall {
                 throw LuaMisuse("\(path) is required" + (field.summary.isEmpty ? "" : " (\(field.summary))"))
             }
             try check(value, as: field.type, path)
+            try apply(field.check, value, path)
             values[field.name] = value
         }
         return values
+    }
+
+    /// Applies an argument's declared rule beyond its type (`ArgumentCheck`), if it has one.
+    private func apply(_ rule: ArgumentCheck?, _ value: Value, _ path: String) throws(LuaMisuse) {
+        guard let rule else { return }
+        do throws(CallMisuse) { try rule.check(value, path) } catch { throw LuaMisuse(error.message) }
     }
 
     /// Checks a field's value against its declared type.

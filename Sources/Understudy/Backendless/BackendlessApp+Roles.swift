@@ -129,8 +129,7 @@ extension BackendlessApp {
     /// `roles.users(role, options?)`: the users holding a custom role that match `query`, as Data service records
     /// in the query's order; with `loadRoles` each record has `roles` (its custom roles). Errors: a fault; 2005 no
     /// such role; 2003 a system role; then the query's (19000, 1006).
-    package func roleUsers(role: String, loadRoles: Bool?, query: DataQuery?, faultOptions: Value) throws(BackendlessError) -> [DataRecord] {
-        try checkFaults(.roleUsers, [.string(role), faultOptions])
+    package func roleUsers(role: String, loadRoles: Bool?, query: DataQuery?) throws(BackendlessError) -> [DataRecord] {
         let isSystem = RoleDirectory.systemSet.contains(role)
         guard isSystem || roles.isCustom(role) else { throw .catalogue(2005) }
         if isSystem { throw .catalogue(2003) }

@@ -24,15 +24,19 @@ extension BackendlessOperation {
             ArgumentDeclaration("exclude_properties", .strings, optional: true, from: .bodyField("excludeProps"), "columns left out"),
             .boolean("distinct", optional: true, from: .bodyField("distinct"), "equal records once"),
         ]
-        let query = ArgumentDeclaration.table("query", "DataQuery", fields: queryFields, optional: true, from: .body, "the query")
+        let query = ArgumentDeclaration.table("query", "DataQuery", fields: queryFields, optional: true, from: .body, "the query").checked(.dataQuery)
         func declare(
             version: Int = 1, lua: String?, _ arguments: [ArgumentDeclaration] = [], routes: [RouteDeclaration] = [],
-            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false,
+            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false, methodChecksFaults: Bool = false,
             performs method: BackendlessApp.Method? = nil
         ) -> OperationDeclaration {
-            OperationDeclaration(
+            // An adapter-answered operation's faults are checked by the adapter, before the route's guards; a method
+            // that checks its own does so with what it works out first (the objectId a confirmation link names).
+            let faultsChecked = !answeredByAdapter && !methodChecksFaults
+            return OperationDeclaration(
                 rawValue, .backendless, version: version, lua: lua, arguments: arguments, routes: routes, checks: checks,
-                result: result, answeredByAdapter: answeredByAdapter, perform: method.map { BackendlessApp.performer(self, $0) }
+                result: result, answeredByAdapter: answeredByAdapter,
+                perform: method.map { BackendlessApp.performer(self, $0, checkingFaults: faultsChecked) }
             )
         }
         switch self {
@@ -70,9 +74,12 @@ extension BackendlessOperation {
         case .confirmEmail:
             return declare(
                 lua: "users.confirm_email", [.string("objectId", from: .resolved("the user of the link's {token}"))],
-                routes: [.get("/users/confirmemail/{token}", "The link of the confirmation email")],
-                checks: [.fault, 3092, 1000], result: user
-            )
+                routes: [
+                    .get("/users/confirmemail/{token}", "The link of the confirmation email")
+                        .resolving("objectId", .backendlessConfirmationLink).replying(.backendlessEmailConfirmed)
+                ],
+                checks: [.fault, 3092, 1000], result: user, methodChecksFaults: true
+            ) { app, a throws(BackendlessError) in .record(try app.confirmEmail(objectIDOrLink: a.string("objectId"))) }
         case .setStatus:
             return declare(
                 lua: "users.set_status",
@@ -265,9 +272,25 @@ extension BackendlessOperation {
                     .string("name", from: .path("templateName")),
                     .properties("values", optional: true, from: .bodyField("templateValues"), "fill each {var}"),
                 ],
-                routes: [.post("/messaging/push/{templateName}", "Send a push template, its {var}s filled from templateValues")],
-                checks: [.fault, 24002], result: .record("PublishResult", "result")
-            )
+                routes: [
+                    .post("/messaging/push/{templateName}", "Send a push template, its {var}s filled from templateValues")
+                        .resolving("values", .backendlessTemplateValues).replying(.backendlessScheduled)
+                ],
+                checks: [.fault, 24002], result: .record("PublishResult", "result"), methodChecksFaults: true
+            ) { app, a throws(BackendlessError) in
+                // The method checks its faults with the values as the text it fills in.
+                var values: [String: String] = [:]
+                for property in a.optionalProperties("values") ?? [] {
+                    switch property.value {
+                    case .string(let text): values[property.name] = text
+                    case .int(let number): values[property.name] = String(number)
+                    case .double(let number): values[property.name] = String(number)
+                    case .bool(let flag): values[property.name] = String(flag)
+                    default: continue
+                    }
+                }
+                return .record(try app.pushWithTemplate(a.string("name"), values: values))
+            }
         case .sendEmail:
             return declare(
                 version: 3, lua: nil,
@@ -314,14 +337,14 @@ extension BackendlessOperation {
             )
         case .appInfo:
             return declare(
-                version: 2, lua: nil, routes: [.get("/info", "App info the JS SDK loads at start (loggers, rtURL)")],
+                version: 2, lua: nil, routes: [.get("/info", "App info the JS SDK loads at start (loggers, rtURL)").guarded(.liveUserToken)],
                 result: .http, answeredByAdapter: true
-            )
+            ) { _, _ throws(BackendlessError) in .value(.object(["loggers": .array([]), "rtURL": .null])) }
         case .userRoles:
             return declare(
-                version: 2, lua: nil, routes: [.get("/users/userroles", "The roles of the caller")], result: .http,
-                answeredByAdapter: true
-            )
+                version: 2, lua: nil, routes: [.get("/users/userroles", "The roles of the caller").replying(.backendlessCallerRoles)],
+                result: .http, answeredByAdapter: true
+            ) { _, _ throws(BackendlessError) in .nothing }
         case .describeUsers:
             return declare(
                 version: 4, lua: "users.describe",
@@ -342,7 +365,7 @@ extension BackendlessOperation {
                 [.string("objectId", from: .path("objectId")), .oneOf("status", ["ENABLED", "DISABLED"], from: .bodyField("userStatus")), key],
                 routes: [
                     .put("/users/{objectId}/status", "Enable or disable a user (CloudCode key only: 3054)")
-                        .resolving("key", .backendlessKey).resolving("status", .backendlessUserStatus)
+                        .resolving("key", .backendlessKey).resolving("status", .backendlessUserStatus).replying(.status(200))
                 ],
                 checks: [.fault, 3054, 1000, 3085, 3086], result: user
             ) { app, a throws(BackendlessError) in
@@ -399,14 +422,21 @@ extension BackendlessOperation {
                         "options", "RoleUsersOptions",
                         fields: [
                             .boolean("load_roles", optional: true, from: .query("loadRoles"), "each record also gets roles: its custom roles"),
-                            ArgumentDeclaration("query", .table("DataQuery", fields: queryFields), optional: true, from: .resolved("the Data service's query parameters"), "as data.users.find's"),
+                            ArgumentDeclaration("query", .table("DataQuery", fields: queryFields), optional: true, from: .resolved("the Data service's query parameters"), "as data.users.find's")
+                                .checked(.dataQuery),
                         ],
                         optional: true, from: .none
                     ),
                 ],
-                routes: [.get("/users/role/{roleName}", "The users holding a custom role, as Data service records (loadRoles, the Data service's query parameters)")],
+                routes: [
+                    .get("/users/role/{roleName}", "The users holding a custom role, as Data service records (loadRoles, the Data service's query parameters)")
+                        .resolving("options", .backendlessRoleUsersOptions)
+                ],
                 checks: [.fault, 2005, 2003, 19000, 1006], result: .value("DataRecord[]", "records")
-            )
+            ) { app, a throws(BackendlessError) in
+                let options = RoleUsersOptions.of(a, "options")
+                return .records(try app.roleUsers(role: a.string("role"), loadRoles: options.loadRoles, query: options.query))
+            }
         case .dataSave:
             return declare(
                 version: 4, lua: "data.users.save",
@@ -415,38 +445,49 @@ extension BackendlessOperation {
                     .string("token", optional: true, from: .header("user-token"), "a live session's user-token: then only its user may be changed"),
                 ],
                 routes: [
-                    .put("/data/{table}", "Save a Users record: create, or update by the body's objectId (the JS SDK's save)"),
-                    .post("/data/{table}", "Create a Users record (registers a user)"),
-                    .put("/data/{table}/{objectId}", "Update a Users record", sources: ["record": .resolved("the body, with objectId from the path's {objectId}")]),
+                    .put("/data/{table}", "Save a Users record: create, or update by the body's objectId (the JS SDK's save)")
+                        .guarded(.backendlessUsersTable).resolving("record", .backendlessDataRecord).resolving("token", .nonEmptyText),
+                    .post("/data/{table}", "Create a Users record (registers a user)")
+                        .guarded(.backendlessUsersTable).resolving("record", .backendlessDataRecord).resolving("token", .nonEmptyText),
+                    .put("/data/{table}/{objectId}", "Update a Users record", sources: ["record": .resolved("the body, with objectId from the path's {objectId}")])
+                        .guarded(.backendlessUsersTable).resolving("record", .backendlessDataRecord).resolving("token", .nonEmptyText),
                 ],
                 checks: [.fault, 3064, 1000, 3029], result: .record("DataRecord", "record")
-            )
+            ) { app, a throws(BackendlessError) in .record(try app.dataSave(a.properties("record"), token: a.optionalString("token"))) }
         case .dataFind:
             return declare(
                 version: 4, lua: "data.users.find", [query],
                 routes: [
-                    .get("/data/{table}", "Find Users records (where, pageSize, offset, sortBy, props, excludeProps, distinct)", sources: ["query": .resolved("the query parameters")]),
-                    .post("/data/{table}/find", "Find Users records (the JS SDK's body: where, pageSize, offset, sortBy, props, excludeProps, distinct)"),
+                    .get("/data/{table}", "Find Users records (where, pageSize, offset, sortBy, props, excludeProps, distinct)", sources: ["query": .resolved("the query parameters")])
+                        .guarded(.backendlessUsersTable).resolving("query", .backendlessQuery),
+                    .post("/data/{table}/find", "Find Users records (the JS SDK's body: where, pageSize, offset, sortBy, props, excludeProps, distinct)")
+                        .guarded(.backendlessUsersTable).resolving("query", .backendlessQuery),
                 ],
                 checks: [.fault, 19000, 1006], result: .value("DataRecord[]", "records")
-            )
+            ) { app, a throws(BackendlessError) in .records(try app.dataFind(DataQuery.of(a, "query") ?? DataQuery())) }
         case .dataFindFirst:
             return declare(
                 version: 4, lua: "data.users.find_first", [query],
-                routes: [.get("/data/Users/first", "The first Users record in find's order (1010 when there is none)", sources: ["query": .resolved("the query parameters")])],
+                routes: [
+                    .get("/data/Users/first", "The first Users record in find's order (1010 when there is none)", sources: ["query": .resolved("the query parameters")])
+                        .resolving("query", .backendlessQuery).replying(.backendlessRecordOrEmptyStore)
+                ],
                 checks: [.fault, 19000, 1006], result: .optionalRecord("DataRecord")
-            )
+            ) { app, a throws(BackendlessError) in .optional(try app.dataFindFirst(DataQuery.of(a, "query") ?? DataQuery())) }
         case .dataFindLast:
             return declare(
                 version: 4, lua: "data.users.find_last", [query],
-                routes: [.get("/data/Users/last", "The last Users record in find's order (1010 when there is none)", sources: ["query": .resolved("the query parameters")])],
+                routes: [
+                    .get("/data/Users/last", "The last Users record in find's order (1010 when there is none)", sources: ["query": .resolved("the query parameters")])
+                        .resolving("query", .backendlessQuery).replying(.backendlessRecordOrEmptyStore)
+                ],
                 checks: [.fault, 19000, 1006], result: .optionalRecord("DataRecord")
-            )
+            ) { app, a throws(BackendlessError) in .optional(try app.dataFindLast(DataQuery.of(a, "query") ?? DataQuery())) }
         case .dataFindByID:
             return declare(
                 version: 4, lua: "data.users.find_by_id", [.string("objectId", from: .path("objectId")), query],
                 checks: [.fault, 1000, 1006], result: .record("DataRecord", "record")
-            )
+            ) { app, a throws(BackendlessError) in .record(try app.dataFindByID(a.string("objectId"), DataQuery.of(a, "query"))) }
         case .dataCount:
             return declare(
                 version: 4, lua: "data.users.count", [.string("where", optional: true, from: .bodyField("where"), "a where clause; all rows when absent")],
@@ -498,7 +539,7 @@ extension BackendlessOperation {
                     .post("/users/verifypassowrd", .none, "Verify a password, the JS SDK's spelling (CloudCode only: 3122)"),
                 ],
                 result: .http, answeredByAdapter: true
-            )
+            ) { _, _ throws(BackendlessError) in throw .catalogue(3122) }
         case .messageStatus:
             return declare(
                 version: 2, lua: "push.status", [.string("messageId", from: .path("messageId"))],

@@ -15,6 +15,9 @@ package enum ArgumentValue: Sendable {
     case properties([Property])
     /// Anything else: a list of strings, a table argument's declared fields (`.object`), any value.
     case value(Value)
+    /// A value an adapter's named resolver already built in the domain's own type (a Data service query read from
+    /// a request's parameters), presenting itself to `when(args)`.
+    case typed(any TypedArgument)
 
     /// The value a fault's `when(args)` sees: `null` when absent.
     package var faultValue: Value {
@@ -25,6 +28,30 @@ package enum ArgumentValue: Sendable {
         case .number(let number): return number.rounded() == number && abs(number) < 9e15 ? .int(Int64(number)) : .double(number)
         case .properties(let properties): return Value(properties: properties)
         case .value(let value): return value
+        case .typed(let typed): return typed.faultValue
+        }
+    }
+}
+
+/// An argument an HTTP resolver builds in the domain's type (the vendor's own spelling of it read and checked
+/// there), where the Lua adapter gives the declared fields: the domain method takes either.
+package protocol TypedArgument: Sendable {
+    /// What a fault's `when(args)` sees for it.
+    var faultValue: Value { get }
+}
+
+/// A named rule the Lua adapter applies to an argument (or a table's field) after reading its declared type: a
+/// range or a syntax the type cannot say. Misuse names the argument (`query.page_size must be ...`).
+package enum ArgumentCheck: Sendable, Hashable {
+    /// A Data service query's page size (1-100), offset (≥ 0) and `sort_by` entries (`DataQuery.lua`).
+    case dataQuery
+
+    /// Checks `value`, the argument or field at `path` as read.
+    package func check(_ value: Value, _ path: String) throws(CallMisuse) {
+        switch self {
+        case .dataQuery:
+            guard case .object(let fields) = value else { return }
+            _ = try DataQuery.lua(fields, path)
         }
     }
 }
@@ -92,6 +119,12 @@ package struct CallArguments: Sendable {
     /// A table argument's declared fields (as the adapter read and checked them); nil when it is absent.
     package func fields(_ name: String) -> [String: Value]? {
         if case .value(.object(let fields)) = self[name] { return fields }
+        return nil
+    }
+
+    /// An argument a resolver built in the domain's type; nil when it was read otherwise (from Lua) or is absent.
+    package func typed<T: TypedArgument>(_ name: String, as _: T.Type) -> T? {
+        if case .typed(let value) = self[name] { return value as? T }
         return nil
     }
 
@@ -216,6 +249,15 @@ package enum ArgumentResolver: Sendable, Hashable {
     case backendlessIdentity(rawFallback: Bool)
     /// Backendless: the body's members as the properties of a new user (3021 for a list or an object).
     case backendlessNewUserProperties
+    /// Backendless Data service: the query of the request (`DataQuery`): the JSON body's fields for a POST, the
+    /// query string's otherwise, by the SDKs' names (1025 / 1005 / 1004 for a page size or offset out of range,
+    /// 19000 for `groupBy` / `having`).
+    case backendlessQuery
+    /// Backendless `roles.users`: `loadRoles` and the Data service's query parameters (`RoleUsersOptions`).
+    case backendlessRoleUsersOptions
+    /// Backendless Data service save: the body's members as the record (8002... 3021-like refusal for a list or an
+    /// object), `objectId` from the path's `{objectId}` when it has one, none for a POST (a new record).
+    case backendlessDataRecord
     /// A constant (a legacy route that names its provider in its path).
     case constant(String)
     /// Backendless: the API key of the path as the `key` argument: `"cloudcode"` for the CloudCode key, else
@@ -224,6 +266,11 @@ package enum ArgumentResolver: Sendable, Hashable {
     /// Backendless: the body's `userStatus` (`ENABLED`, `DISABLED`); anything else is 8002 with the CloudCode key
     /// and `ENABLED` with another (whose call then answers 3054).
     case backendlessUserStatus
+    /// Backendless: the objectId of the user the path's confirmation-link `{token}` names (3092 for an unknown one).
+    case backendlessConfirmationLink
+    /// Backendless: `templateValues` as text (the Flutter REST SDK sends the values unwrapped; numbers and booleans
+    /// are taken as their text; anything else is refused naming it).
+    case backendlessTemplateValues
     /// The text the argument's source carries, absent when it is empty (a where clause of "" is none).
     case nonEmptyText
 }
@@ -248,6 +295,14 @@ package enum ReplyPresenter: Sendable, Hashable {
     case backendlessMessageStatus
     /// Backendless: `{"status":"cancelled","messageId"}`.
     case backendlessCancelled
+    /// Backendless: `{"status":"scheduled","messageId","errorMessage":null}`: an accepted publish, template push or
+    /// email (the live server's reply).
+    case backendlessScheduled
+    /// Backendless `GET users/userroles`: the caller's roles (`AuthenticatedUser`, `RestUser`, then the session's
+    /// social and custom roles), `NotAuthenticatedUser` and `RestUser` without a user-token (3064 for a dead one).
+    case backendlessCallerRoles
+    /// Backendless Data service: the record, 1010 (object store is empty) when there is none.
+    case backendlessRecordOrEmptyStore
     /// Kii: `{"verificationStatus":"VERIFIED"}` as `application/vnd.kii.AddressVerificationResponse+json`.
     case kiiVerified
     /// Kii: `{"topics":[{"topicID"}]}` as `application/vnd.kii.TopicsRetrievalResponse+json`.

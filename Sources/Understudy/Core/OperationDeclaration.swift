@@ -86,6 +86,8 @@ package struct ArgumentDeclaration: Sendable, Hashable {
     package var summary: String
     /// What an optional argument is when a Lua call leaves it out (nil: absent).
     package var defaultValue: String?
+    /// A rule the Lua adapter applies beyond the type (a range, a syntax); nil for none.
+    package var check: ArgumentCheck?
 
     package init(_ name: String, _ type: ArgumentType, optional: Bool = false, from http: HTTPSource, _ summary: String = "") {
         self.name = name
@@ -99,6 +101,13 @@ package struct ArgumentDeclaration: Sendable, Hashable {
     package func defaulting(to value: String) -> Self {
         var copy = self
         copy.defaultValue = value
+        return copy
+    }
+
+    /// This argument, with `check` applied by the Lua adapter after its type.
+    package func checked(_ check: ArgumentCheck) -> Self {
+        var copy = self
+        copy.check = check
         return copy
     }
 

@@ -6,11 +6,6 @@ internal import Understudy
 /// handler reads the request and calls one domain method.
 enum BackendlessDataRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
-        table.add(BackendlessOperation.dataSave, save)
-        table.add(BackendlessOperation.dataFind, find)
-        table.add(BackendlessOperation.dataFindFirst, first)
-        table.add(BackendlessOperation.dataFindLast, last)
-        table.add(BackendlessOperation.roleUsers, roleUsers)
     }
 
     // MARK: Reading requests
@@ -98,48 +93,8 @@ enum BackendlessDataRoutes {
 
     // MARK: Data service
 
-    static let save: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .dataSave) { app, exchange in
-            try checkTable(exchange)
-            var record: [Property] = []
-            let pathID = exchange.parameters["objectId"]
-            for member in try BackendlessRoutes.object(exchange) ?? [] where !(member.key == "objectId" && !pathID.isEmpty) {
-                switch member.value {
-                case .array, .object: throw BackendlessError.unsupportedValue(member.key, kind: member.value.kindName)
-                default: record.append(Property(member.key, member.value.value))
-                }
-            }
-            if !pathID.isEmpty { record.append(Property("objectId", .string(pathID))) }
-            if exchange.method == .post { record.removeAll { $0.name == "objectId" } }
-            let token = exchange.header("user-token").flatMap { $0.isEmpty ? nil : $0 }
-            return Reply(body: JSONRecordWriter.json(try app.dataSave(record, token: token)))
-        }
-    }
-
-    static let find: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .dataFind) { app, exchange in
-            try checkTable(exchange)
-            let query = try query(exchange, fromBody: exchange.method == .post)
-            return Reply(body: records(try app.dataFind(query)))
-        }
-    }
-
     /// 1010 when no record matches.
     static let emptyStore = BackendlessError(code: 1010, message: "Unable to retrieve data - object store is empty", httpStatus: 404)
-
-    static let first: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .dataFindFirst) { app, exchange in
-            guard let record = try app.dataFindFirst(try query(exchange, fromBody: false)) else { throw emptyStore }
-            return Reply(body: JSONRecordWriter.json(record))
-        }
-    }
-
-    static let last: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .dataFindLast) { app, exchange in
-            guard let record = try app.dataFindLast(try query(exchange, fromBody: false)) else { throw emptyStore }
-            return Reply(body: JSONRecordWriter.json(record))
-        }
-    }
 
     // MARK: Routes shared with earlier versions
 
@@ -212,21 +167,6 @@ enum BackendlessDataRoutes {
             let outcome = try app.perform(.sendTemplate, given)
             let id = outcome.record(as: TemplateSending.self)?.messageID ?? ""
             return Reply(body: ["status": "scheduled", "messageId": .string(id), "errorMessage": nil])
-        }
-    }
-
-    static let roleUsers: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .roleUsers) { app, exchange in
-            let loadRoles = exchange.queryItem("loadRoles").map { $0 == "true" }
-            let query = try query(exchange, fromBody: false)
-            var options: [String: Value] = [:]
-            if let loadRoles { options["load_roles"] = .bool(loadRoles) }
-            if query.faultValue != .null { options["query"] = query.faultValue }
-            let found = try app.roleUsers(
-                role: exchange.parameters["roleName"], loadRoles: loadRoles, query: query,
-                faultOptions: options.isEmpty ? .null : .object(options)
-            )
-            return Reply(body: records(found))
         }
     }
 }

@@ -8,7 +8,6 @@ internal import Understudy
 enum BackendlessPushRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
         table.add(BackendlessOperation.publish, publish)
-        table.add(BackendlessOperation.pushWithTemplate, withTemplate)
         table.add(BackendlessOperation.sendEmail, sendEmail)
     }
 
@@ -149,31 +148,6 @@ enum BackendlessPushRoutes {
     // MARK: Status, cancel
 
     // MARK: Templates
-
-    static let withTemplate: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .pushWithTemplate) { app, exchange in
-            let members = try BackendlessRoutes.object(exchange) ?? []
-            // `{"templateValues": {...}}` as JS, Swift and the docs send it; the Flutter REST SDK sends the values
-            // unwrapped.
-            var source = members
-            if let wrapped = members.first(where: { $0.key == "templateValues" }) {
-                switch wrapped.value {
-                case .object(let values): source = values
-                case .null: source = []
-                case let other: throw refusal("templateValues", "an object", got: other)
-                }
-            }
-            var values: [String: String] = [:]
-            for member in source {
-                if case .null = member.value { continue }
-                guard let text = BackendlessRoutes.text(member.value) else {
-                    throw refusal("templateValues.\(member.key)", "a string", got: member.value)
-                }
-                values[member.key] = text
-            }
-            return accepted(try app.pushWithTemplate(exchange.parameters["templateName"], values: values).messageID)
-        }
-    }
 
     // MARK: Email
 

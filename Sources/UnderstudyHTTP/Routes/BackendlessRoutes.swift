@@ -20,7 +20,6 @@ enum BackendlessRoutes {
                 .sendTemplate: ["scheduled": BackendlessDataRoutes.sendTemplate],
             ]
         )
-        table.add(BackendlessOperation.confirmEmail, confirmEmail)
         table.add(BackendlessOperation.registerDevice, registerDevice)
         BackendlessPushRoutes.register(in: &table)
         BackendlessLifecycleRoutes.register(in: &table)
@@ -85,18 +84,6 @@ enum BackendlessRoutes {
     }
 
     // MARK: Users
-
-    static let confirmEmail: RouteHandler = { exchange in
-        serve(&exchange, .confirmEmail) { app, exchange in
-            let user = try app.confirmEmail(linkToken: exchange.parameters["token"])
-            return Reply(
-                body: [
-                    "message": "The email address is confirmed.", "objectId": .string(user.objectID),
-                    "userStatus": .string(user.status.rawValue),
-                ]
-            )
-        }
-    }
 
     // MARK: Push
 

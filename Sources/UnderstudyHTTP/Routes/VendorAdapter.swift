@@ -1,3 +1,4 @@
+internal import HTTPTypes
 internal import Understudy
 
 /// The one HTTP handler of every declared route whose operation names its domain method: it finds the app (the
@@ -211,6 +212,53 @@ struct RequestArguments {
                 }
                 return "ENABLED"
             }
+        case (.backendlessQuery, .backendless):
+            return .typed(try BackendlessDataRoutes.query(exchange, fromBody: exchange.method == .post))
+        case (.backendlessRoleUsersOptions, .backendless):
+            let loadRoles = exchange.queryItem("loadRoles").map { $0 == "true" }
+            return .typed(RoleUsersOptions(loadRoles: loadRoles, query: try BackendlessDataRoutes.query(exchange, fromBody: false)))
+        case (.backendlessDataRecord, .backendless):
+            // The body's objectId gives way to the path's; a POST creates (no objectId at all).
+            var record: [Property] = []
+            let pathID = exchange.parameters["objectId"]
+            if case .object(let members)? = try body() {
+                for member in members where !(member.key == "objectId" && !pathID.isEmpty) {
+                    switch member.value {
+                    case .array, .object: throw BackendlessError.unsupportedValue(member.key, kind: member.value.kindName)
+                    default: record.append(Property(member.key, member.value.value))
+                    }
+                }
+            }
+            if !pathID.isEmpty { record.append(Property("objectId", .string(pathID))) }
+            if exchange.method == .post { record.removeAll { $0.name == "objectId" } }
+            return .properties(record)
+        case (.backendlessConfirmationLink, .backendless(let app)):
+            guard let objectID = app.confirmationObjectID(linkToken: exchange.parameters["token"]) else {
+                throw BackendlessError.invalidConfirmationLink
+            }
+            return .string(objectID)
+        case (.backendlessTemplateValues, .backendless):
+            // `{"templateValues": {...}}` as JS, Swift and the docs send it; the Flutter REST SDK sends the values
+            // unwrapped.
+            let members: [JSON.Member]
+            if case .object(let given)? = try body() { members = given } else { members = [] }
+            var source = members
+            if let wrapped = members.first(where: { $0.key == "templateValues" }) {
+                switch wrapped.value {
+                case .object(let values): source = values
+                case .null: source = []
+                case let other: throw BackendlessPushRoutes.refusal("templateValues", "an object", got: other)
+                }
+            }
+            var values: [Property] = []
+            for member in source {
+                if case .null = member.value { continue }
+                guard let text = BackendlessRoutes.text(member.value) else {
+                    throw BackendlessPushRoutes.refusal("templateValues.\(member.key)", "a string", got: member.value)
+                }
+                values.append(Property(member.key, .string(text)))
+            }
+            return .properties(values)
         case (.nonEmptyText, _):
             guard case .string(let text) = try read(argument, from: source), !text.isEmpty else { return .absent }
             return .string(text)
@@ -255,6 +303,24 @@ enum VendorPresenters {
             return Reply(body: ["status": .string(report.status.rawValue), "messageId": .string(report.messageID), "errorMessage": nil])
         case .backendlessCancelled:
             return Reply(body: ["status": "cancelled", "messageId": .string(arguments.string("messageId"))])
+        case .backendlessScheduled:
+            let messageID: String
+            switch outcome {
+            case .record(let result as PublishResult): messageID = result.messageID
+            case .record(let sending as TemplateSending): messageID = sending.messageID
+            case .text(let id): messageID = id
+            default: return Reply(body: json(outcome, app.flavour))
+            }
+            return BackendlessPushRoutes.accepted(messageID)
+        case .backendlessCallerRoles:
+            guard case .backendless(let app) = app.flavoured, try BackendlessLifecycleRoutes.caller(exchange, app) != nil,
+                let token = exchange.header("user-token")
+            else { return Reply(body: ["NotAuthenticatedUser", "RestUser"]) }
+            let roles = ["AuthenticatedUser", "RestUser"] + app.sessionRoles(token: token)
+            return Reply(body: .array(roles.map(JSON.string)))
+        case .backendlessRecordOrEmptyStore:
+            guard case .record = outcome else { throw BackendlessDataRoutes.emptyStore }
+            return Reply(body: json(outcome, app.flavour))
         case .kiiVerified: return KiiRoutes.verified
         case .kiiTopicList:
             guard case .value(.array(let ids)) = outcome else { return Reply(body: json(outcome, app.flavour)) }
