@@ -116,8 +116,11 @@ extension BackendlessOperation {
                     .get("/users/changepassword/{token}", "The recovery link's page: a form for a new password", variant: "page"),
                     .post("/users/changepassword/{token}", .text, "The recovery page's form: set the new password"),
                 ],
-                checks: [.fault, 3092, 3045, 8000], result: .true
-            )
+                checks: [.fault, 3092, 3045, 8000], result: .true, methodChecksFaults: true
+            ) { app, a throws(BackendlessError) in
+                try app.resetPassword(linkOrToken: a.string("link_or_token"), newPassword: a.string("new_password"))
+                return .done
+            }
         case .resendConfirmation:
             return declare(
                 version: 2, lua: "users.resend_confirmation", [.string("identity", from: .path("identity"))],
@@ -191,9 +194,23 @@ extension BackendlessOperation {
                         from: .body
                     )
                 ],
-                routes: [.post("/messaging/registrations", "Register a device for push notifications")],
-                checks: [.fault, 5011, 8000, 8000, 5044, 5004, 5043], result: .record("DeviceRegistration", "reg")
-            )
+                routes: [
+                    .post("/messaging/registrations", "Register a device for push notifications")
+                        .resolving("registration", .backendlessDeviceRegistration).replying(.backendlessRegistrationID)
+                ],
+                checks: [.fault, 5011, 8000, 8000, 5044, 5004, 5043], result: .record("DeviceRegistration", "reg"),
+                methodChecksFaults: true
+            ) { app, a throws(BackendlessError) in
+                let fields = a.fields("registration") ?? [:]
+                return .record(
+                    try app.registerDevice(
+                        token: fields["token"]?.stringValue ?? "", deviceID: fields["device_id"]?.stringValue,
+                        os: fields["os"]?.stringValue.flatMap(DeviceRegistration.OperatingSystem.init(rawValue:)) ?? .android,
+                        osVersion: fields["os_version"]?.stringValue, channels: fields["channels"]?.strings,
+                        expiration: fields["expiration"]
+                    )
+                )
+            }
         case .getDevice:
             return declare(
                 lua: "devices.get", [.string("device_id", from: .path("deviceId"))],
@@ -240,10 +257,12 @@ extension BackendlessOperation {
                     .post(
                         "/messaging/{channel}",
                         "Publish a push notification to a channel (delivery options: pushBroadcast, pushSinglecast, publishAt, repeatEvery, repeatExpiresAt)"
-                    )
+                    ).resolving("publication", .backendlessPublication).replying(.backendlessScheduled)
                 ],
-                checks: [.fault, 5030, 5003], result: .record("PublishResult", "result")
-            )
+                checks: [.fault, 5030, 5003], result: .record("PublishResult", "result"), methodChecksFaults: true
+            ) { app, a throws(BackendlessError) in
+                .record(try app.publish(a.typed("publication", as: PushRequest.self) ?? PushRequest(message: "")))
+            }
         case .cancelMessage:
             return declare(
                 version: 3, lua: "push.cancel", [.string("messageId", from: .path("messageId"))],
@@ -299,9 +318,21 @@ extension BackendlessOperation {
                     ArgumentDeclaration("bodyparts", .any, optional: true, from: .bodyField("bodyparts"), "{ textmessage?, htmlmessage? }"),
                     ArgumentDeclaration("to", .strings, from: .bodyField("to"), "the recipients' addresses"),
                 ],
-                routes: [.post("/messaging/email", "Send an email to the listed addresses (lands in the outbox)")],
-                result: .http
-            )
+                routes: [
+                    .post("/messaging/email", "Send an email to the listed addresses (lands in the outbox)")
+                        .resolving("subject", .backendlessEmailSubject).resolving("bodyparts", .backendlessEmailBodyParts)
+                        .resolving("to", .backendlessEmailRecipients).replying(.backendlessScheduled)
+                ],
+                result: .http, methodChecksFaults: true
+            ) { app, a throws(BackendlessError) in
+                let parts = a.value("bodyparts")
+                return .text(
+                    try app.sendEmail(
+                        subject: a.string("subject"), text: parts?.member("textmessage")?.stringValue, html: parts?.member("htmlmessage")?.stringValue,
+                        to: a.value("to")?.strings ?? []
+                    )
+                )
+            }
         case .loginOAuth:
             return declare(
                 version: 3, lua: "users.login_oauth",
@@ -322,19 +353,27 @@ extension BackendlessOperation {
                     ),
                 ],
                 routes: [
-                    .post("/users/social/{provider}/login", "Log in through an OAuth provider; the first login registers the user (what the SDKs call)"),
-                    .post("/users/oauth/{provider}/login", "Log in through an OAuth provider; the first login registers the user (the REST docs' path)"),
+                    .post("/users/social/{provider}/login", "Log in through an OAuth provider; the first login registers the user (what the SDKs call)")
+                        .resolving("options", .backendlessOAuthOptions),
+                    .post("/users/oauth/{provider}/login", "Log in through an OAuth provider; the first login registers the user (the REST docs' path)")
+                        .resolving("options", .backendlessOAuthOptions),
                     .post(
                         "/users/social/facebook/sdk/login", "Log in with a Facebook access token (the legacy SDK login)",
-                        sources: ["provider": .resolved("facebook")], variant: "facebook"
-                    ),
+                        sources: ["provider": .resolved("facebook")]
+                    ).resolving("provider", .constant("facebook")).resolving("options", .backendlessOAuthOptions),
                     .post(
                         "/users/social/googleplus/sdk/login", "Log in with a Google+ access token (the legacy SDK login)",
-                        sources: ["provider": .resolved("googleplus")], variant: "googleplus"
-                    ),
+                        sources: ["provider": .resolved("googleplus")]
+                    ).resolving("provider", .constant("googleplus")).resolving("options", .backendlessOAuthOptions),
                 ],
-                checks: [.fault, 3034, 3052, 3009, 3039, 3014, 3021, 3090, 3036], result: session
-            )
+                checks: [.fault, 3034, 3052, 3009, 3039, 3014, 3021, 3090, 3036], result: session, methodChecksFaults: true
+            ) { app, a throws(BackendlessError) in
+                .record(
+                    try app.loginOAuth(
+                        provider: a.string("provider"), token: a.string("token"), options: a.typed("options", as: OAuthLoginOptions.self)
+                    )
+                )
+            }
         case .appInfo:
             return declare(
                 version: 2, lua: nil, routes: [.get("/info", "App info the JS SDK loads at start (loggers, rtURL)").guarded(.liveUserToken)],
@@ -517,7 +556,11 @@ extension BackendlessOperation {
                     ),
                     .properties("values", optional: true, from: .bodyField("template-values"), "fill each {var}"),
                 ],
-                routes: [.post("/emailtemplate/send", "Send an email template to addresses or to the users a where clause finds", variant: "scheduled")],
+                routes: [
+                    .post("/emailtemplate/send", "Send an email template to addresses or to the users a where clause finds")
+                        .resolving("name", .textOrEmpty).resolving("envelope", .backendlessEmailEnvelope)
+                        .resolving("values", .backendlessTemplateValuesObject).replying(.backendlessScheduled)
+                ],
                 checks: [.fault, 24002, 19000, 1006, 5048, 5047], result: .record("TemplateSending", "result")
             ) { app, a throws(BackendlessError) in
                 .record(
@@ -556,4 +599,18 @@ extension BackendlessOperation {
 extension CallArguments {
     /// The optional `key` argument of contract version 4's CloudCode calls (`"rest"`, `"cloudcode"`); nil when absent.
     fileprivate var apiKey: APIKeyKind? { optionalString("key").flatMap(APIKeyKind.init(rawValue:)) }
+}
+
+extension Value {
+    /// A list's string items; nil for anything but a list.
+    fileprivate var strings: [String]? {
+        guard case .array(let items) = self else { return nil }
+        return items.compactMap(\.stringValue)
+    }
+
+    /// An object's member; nil for none or for another kind.
+    fileprivate func member(_ name: String) -> Value? {
+        guard case .object(let fields) = self else { return nil }
+        return fields[name]
+    }
 }

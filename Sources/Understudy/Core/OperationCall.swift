@@ -271,6 +271,29 @@ package enum ArgumentResolver: Sendable, Hashable {
     /// Backendless: `templateValues` as text (the Flutter REST SDK sends the values unwrapped; numbers and booleans
     /// are taken as their text; anything else is refused naming it).
     case backendlessTemplateValues
+    /// Backendless: a device registration as the SDKs send it (`deviceToken`, `os` in any case, `channels` a list
+    /// or one name, `expiration` in seconds, milliseconds or ISO 8601): its fields by the contract's names (5006
+    /// without a body; 8000-range refusals naming the field).
+    case backendlessDeviceRegistration
+    /// Backendless: a publish as the SDKs send it (`PushRequest`: the path's `{channel}`, `headers`, `publishPolicy` or
+    /// the legacy `pushPolicy`, `pushBroadcast` as a mask or names, `pushSinglecast`, times in milliseconds).
+    case backendlessPublication
+    /// Backendless: an OAuth login's options as the SDKs send them (`OAuthLoginOptions`: `accessTokenSecret`,
+    /// `fieldsMapping`, `guestUser` as an object, a JSON string or an objectId).
+    case backendlessOAuthOptions
+    /// Backendless email: `subject`, a string (refused naming it otherwise).
+    case backendlessEmailSubject
+    /// Backendless email: `bodyparts` `{ textmessage?, htmlmessage? }` (strings; refused naming the part otherwise).
+    case backendlessEmailBodyParts
+    /// Backendless email: `to`, a list of addresses or one (at least one; refused otherwise).
+    case backendlessEmailRecipients
+    /// Backendless email templates: the envelope from the SDK's `addresses`, `cc-addresses`, `bcc-addresses`,
+    /// `criteria` and `uniqueEmails`.
+    case backendlessEmailEnvelope
+    /// Backendless email templates: `template-values`, an object of values; absent otherwise.
+    case backendlessTemplateValuesObject
+    /// The text the argument's source carries, "" when it carries none.
+    case textOrEmpty
     /// The text the argument's source carries, absent when it is empty (a where clause of "" is none).
     case nonEmptyText
 }

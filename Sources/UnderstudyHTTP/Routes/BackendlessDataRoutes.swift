@@ -139,36 +139,6 @@ enum BackendlessDataRoutes {
         }
     }()
 
-    /// `POST emailtemplate/send`: `email.send_template` with the SDK's names (`template-name`, `addresses`,
-    /// `cc-addresses`, `bcc-addresses`, `criteria`, `uniqueEmails`, `template-values`; `attachment` ignored),
-    /// answered as `messaging/email` answers: `{"status":"scheduled","messageId","errorMessage":null}`.
-    /// Hand-written for that reply.
-    static let sendTemplate: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .sendTemplate) { app, exchange in
-            let body = JSON.object(try BackendlessRoutes.object(exchange) ?? [])
-            func strings(_ name: String) -> Value? {
-                switch body[name] {
-                case nil, .null?: return nil
-                case .string(let text)?: return .array([.string(text)])
-                case .array(let items)?: return .array(items.compactMap(BackendlessRoutes.text).map(Value.string))
-                default: return .array([])
-                }
-            }
-            var envelope: [String: Value] = [:]
-            envelope["to"] = strings("addresses")
-            envelope["cc"] = strings("cc-addresses")
-            envelope["bcc"] = strings("bcc-addresses")
-            if let criteria = BackendlessRoutes.text(body["criteria"]) { envelope["query"] = .string(criteria) }
-            if case .bool(let flag)? = body["uniqueEmails"] { envelope["unique_emails"] = .bool(flag) }
-            var given: [String: ArgumentValue] = ["name": .string(BackendlessRoutes.text(body["template-name"]) ?? ""), "envelope": .value(.object(envelope))]
-            if case .object(let members)? = body["template-values"] {
-                given["values"] = .properties(members.map { Property($0.key, $0.value.value) })
-            }
-            let outcome = try app.perform(.sendTemplate, given)
-            let id = outcome.record(as: TemplateSending.self)?.messageID ?? ""
-            return Reply(body: ["status": "scheduled", "messageId": .string(id), "errorMessage": nil])
-        }
-    }
 }
 
 extension String {

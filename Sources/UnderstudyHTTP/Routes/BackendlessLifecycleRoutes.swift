@@ -11,10 +11,6 @@ internal import Understudy
 /// user's roles and the Users table's columns, password verification (CloudCode only) and a message's status.
 /// Registered from `BackendlessRoutes.register`.
 enum BackendlessLifecycleRoutes {
-    static func register(in table: inout RouteTable<RouteHandler>) {
-        table.add(BackendlessOperation.resetPassword, changePassword, variants: ["page": changePasswordPage])
-    }
-
     // MARK: Plumbing
 
     /// 3064 when the request carries a `user-token` header that is not a live session (the SDKs send the token

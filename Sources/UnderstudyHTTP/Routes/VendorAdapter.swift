@@ -259,6 +259,45 @@ struct RequestArguments {
                 values.append(Property(member.key, .string(text)))
             }
             return .properties(values)
+        case (.backendlessDeviceRegistration, .backendless):
+            return .value(.object(try BackendlessRoutes.deviceRegistration(try body())))
+        case (.backendlessPublication, .backendless):
+            return .typed(try BackendlessPushRoutes.publication(try body(), channel: exchange.parameters["channel"]))
+        case (.backendlessOAuthOptions, .backendless):
+            return .typed(try OAuthLoginRequest(try body() ?? .object([])).options)
+        case (.backendlessEmailSubject, .backendless):
+            let body = try body() ?? .object([])
+            guard case .string(let subject)? = body["subject"] else {
+                throw BackendlessPushRoutes.refusal("subject", "a string", got: body["subject"] ?? .null)
+            }
+            return .string(subject)
+        case (.backendlessEmailBodyParts, .backendless):
+            return .value(try BackendlessPushRoutes.bodyParts(try body() ?? .object([])))
+        case (.backendlessEmailRecipients, .backendless):
+            return .value(.array(try BackendlessPushRoutes.recipients(try body() ?? .object([])).map(Value.string)))
+        case (.backendlessEmailEnvelope, .backendless):
+            let body = try body() ?? .object([])
+            func strings(_ name: String) -> Value? {
+                switch body[name] {
+                case nil, .null?: return nil
+                case .string(let text)?: return .array([.string(text)])
+                case .array(let items)?: return .array(items.compactMap(BackendlessRoutes.text).map(Value.string))
+                default: return .array([])
+                }
+            }
+            var envelope: [String: Value] = [:]
+            envelope["to"] = strings("addresses")
+            envelope["cc"] = strings("cc-addresses")
+            envelope["bcc"] = strings("bcc-addresses")
+            if let criteria = BackendlessRoutes.text(body["criteria"]) { envelope["query"] = .string(criteria) }
+            if case .bool(let flag)? = body["uniqueEmails"] { envelope["unique_emails"] = .bool(flag) }
+            return .value(.object(envelope))
+        case (.backendlessTemplateValuesObject, .backendless):
+            guard case .object(let members)? = try body()?["template-values"] else { return .absent }
+            return .properties(members.map { Property($0.key, $0.value.value) })
+        case (.textOrEmpty, _):
+            guard case .string(let text) = try read(argument, from: source) else { return .string("") }
+            return .string(text)
         case (.nonEmptyText, _):
             guard case .string(let text) = try read(argument, from: source), !text.isEmpty else { return .absent }
             return .string(text)

@@ -50,12 +50,11 @@ enum BackendlessBindings {
             .confirmationURL, .updateUser, .deleteUser, .getDevice, .unregisterDevice, .messageStatus, .cancelMessage, .pushTemplates,
             .sendTemplate, .describeUsers, .loginByID, .dataRemove, .updateStatus, .assignRole, .unassignRole, .rolesOf, .dataCount,
             .roleUsers, .dataSave, .dataFind, .dataFindFirst, .dataFindLast, .dataFindByID, .confirmEmail,
-            .pushWithTemplate:
+            .pushWithTemplate, .resetPassword:
             return nil
-        // Not yet derived: reset_password's HTTP side is the recovery page (a form), and its Lua call shares it.
-        case .resetPassword: return BackendlessLifecycleBindings.resetPassword
-        // Not yet derived: table arguments read field by field with their own misuse messages (the generic
-        // `fields(of:)` words some of them differently), and over HTTP the SDKs' units and spellings.
+        // Hand-written in Lua only (their HTTP routes are derived): the table argument is read field by field with
+        // misuse messages of its own (`registration.os must be "IOS" or "ANDROID"`, a whole `repeat_every` given as
+        // 60.0, `options.fields_mapping` keys), which the declared field types do not say yet.
         case .registerDevice: return registerDevice
         case .publish: return BackendlessPushBindings.publish
         case .loginOAuth: return BackendlessOAuthBindings.login
