@@ -60,3 +60,22 @@ python_test_tools() {
   export PATH="$PWD/$venv/bin:$PATH"
   hash -r
 }
+
+# The Debian packages the real-SDK checks (scripts/check-real-sdks) need that are missing: git to fetch the SDKs,
+# Node for the JS SDKs (and Debian's babel for Backendless's), a JDK for the Backendless Java and Kii Android SDKs
+# with the libraries the Kii Android SDK expects from Android (org.json, Apache HttpClient 4), and mono for the Kii
+# Unity SDK.
+missing_real_sdk_packages() {
+  command -v git >/dev/null 2>&1 || echo git
+  command -v node >/dev/null 2>&1 || echo nodejs
+  command -v babeljs-7 >/dev/null 2>&1 || echo node-babel7
+  [ -d /usr/share/nodejs/form-data ] || echo node-form-data
+  command -v javac >/dev/null 2>&1 || echo default-jdk-headless
+  [ -e /usr/share/java/com.android.json.jar ] || echo libandroid-json-java
+  [ -e /usr/share/java/httpclient.jar ] || echo libhttpclient-java
+  [ -e /usr/share/java/httpcore.jar ] || echo libhttpcore-java
+  [ -e /usr/share/java/commons-logging.jar ] || echo libcommons-logging-java
+  [ -e /usr/share/java/commons-codec.jar ] || echo libcommons-codec-java
+  command -v mcs >/dev/null 2>&1 || echo mono-mcs
+  command -v mono >/dev/null 2>&1 || echo mono-runtime
+}
