@@ -274,7 +274,7 @@ final class MQTTConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         broker.authority.connect(
             username: connect.username, password: connect.password, clientID: connect.clientID,
-            extraBytes: broker.limits.bytesPerConnection
+            extraBytes: 0  // this connection is counted since it opened (`broker.opened()`)
         ) { answer, appID in
             bound.eventLoop.execute { bound.value.connected(answer, appID: appID) }
         }

@@ -92,13 +92,17 @@ func withLiveServer(
 final class RawConnection: @unchecked Sendable {
     let descriptor: Int32
 
-    init?(port: Int) {
+    /// Connects; `receiveBuffer` sets the socket's receive buffer first (a small one makes a slow reader).
+    init?(port: Int, receiveBuffer: Int32? = nil) {
         #if canImport(Glibc)
         let made = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         let made = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard made >= 0 else { return nil }
+        if var size = receiveBuffer {
+            _ = setsockopt(made, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -113,8 +117,45 @@ final class RawConnection: @unchecked Sendable {
     deinit { _ = close(descriptor) }
 
     func send(_ text: String) {
-        let bytes = Array(text.utf8)
+        send(Array(text.utf8))
+    }
+
+    func send(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+
+    /// The next `count` bytes; fewer when the server closes or stops sending for `milliseconds`.
+    func bytes(_ count: Int, within milliseconds: Int32 = 10_000) async -> [UInt8] {
+        await offPool {
+            var received: [UInt8] = []
+            while received.count < count {
+                var watched = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&watched, 1, milliseconds) > 0 else { break }
+                var chunk = [UInt8](repeating: 0, count: count - received.count)
+                let got = chunk.withUnsafeMutableBytes { read(self.descriptor, $0.baseAddress, $0.count) }
+                guard got > 0 else { break }
+                received.append(contentsOf: chunk.prefix(got))
+            }
+            return received
+        }
+    }
+
+    /// True when the server closes the connection within `milliseconds`; with `draining`, what it sent before is
+    /// read and dropped on the way.
+    func closedByServer(within milliseconds: Int32, draining: Bool) async -> Bool {
+        guard draining else { return await closedByServer(within: milliseconds) }
+        return await offPool {
+            let deadline = Date().addingTimeInterval(Double(milliseconds) / 1000)
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while Date() < deadline {
+                var watched = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
+                let left = Int32(max(1, deadline.timeIntervalSinceNow * 1000))
+                guard poll(&watched, 1, left) > 0 else { return false }
+                let got = chunk.withUnsafeMutableBytes { read(self.descriptor, $0.baseAddress, $0.count) }
+                if got <= 0 { return true }
+            }
+            return false
+        }
     }
 
     /// The next `count` complete replies (head and body, framed by `Content-Length`), in the order they came; fewer

@@ -123,8 +123,10 @@ extension BackendlessApp {
 
     /// What `operation` performs: its faults checked with the arguments as read, then `method`.
     /// Without `checkingFaults`, the adapter (an adapter-answered operation) or the method itself checks them.
-    static func performer(_ operation: BackendlessOperation, _ method: @escaping Method, checkingFaults: Bool = true) -> Performer {
-        Performer { app, arguments, _ in
+    static func performer(
+        _ operation: BackendlessOperation, misuse: MisuseCheck? = nil, checkingFaults: Bool = true, _ method: @escaping Method
+    ) -> Performer {
+        Performer(misuse: misuse) { app, arguments, _ in
             guard case .backendless(let app) = app.flavoured else { preconditionFailure("\(operation.name) is a Backendless operation") }
             if checkingFaults { try app.checkFaults(operation, arguments.faultValues) }
             return try method(app, arguments)

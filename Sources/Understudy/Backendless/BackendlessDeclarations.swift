@@ -24,11 +24,11 @@ extension BackendlessOperation {
             ArgumentDeclaration("exclude_properties", .strings, optional: true, from: .bodyField("excludeProps"), "columns left out"),
             .boolean("distinct", optional: true, from: .bodyField("distinct"), "equal records once"),
         ]
-        let query = ArgumentDeclaration.table("query", "DataQuery", fields: queryFields, optional: true, from: .body, "the query").checked(.dataQuery)
+        let query = ArgumentDeclaration.table("query", "DataQuery", fields: queryFields, optional: true, from: .body, "the query")
         func declare(
             version: Int = 1, lua: String?, _ arguments: [ArgumentDeclaration] = [], routes: [RouteDeclaration] = [],
             checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false, methodChecksFaults: Bool = false,
-            performs method: BackendlessApp.Method? = nil
+            misuse: MisuseCheck? = nil, performs method: BackendlessApp.Method? = nil
         ) -> OperationDeclaration {
             // An adapter-answered operation's faults are checked by the adapter, before the route's guards; a method
             // that checks its own does so with what it works out first (the objectId a confirmation link names).
@@ -36,7 +36,7 @@ extension BackendlessOperation {
             return OperationDeclaration(
                 rawValue, .backendless, version: version, lua: lua, arguments: arguments, routes: routes, checks: checks,
                 result: result, answeredByAdapter: answeredByAdapter,
-                perform: method.map { BackendlessApp.performer(self, $0, checkingFaults: faultsChecked) }
+                perform: method.map { BackendlessApp.performer(self, misuse: misuse, checkingFaults: faultsChecked, $0) }
             )
         }
         switch self {
@@ -461,8 +461,7 @@ extension BackendlessOperation {
                         "options", "RoleUsersOptions",
                         fields: [
                             .boolean("load_roles", optional: true, from: .query("loadRoles"), "each record also gets roles: its custom roles"),
-                            ArgumentDeclaration("query", .table("DataQuery", fields: queryFields), optional: true, from: .resolved("the Data service's query parameters"), "as data.users.find's")
-                                .checked(.dataQuery),
+                            ArgumentDeclaration("query", .table("DataQuery", fields: queryFields), optional: true, from: .resolved("the Data service's query parameters"), "as data.users.find's"),
                         ],
                         optional: true, from: .none
                     ),
@@ -471,7 +470,7 @@ extension BackendlessOperation {
                     .get("/users/role/{roleName}", "The users holding a custom role, as Data service records (loadRoles, the Data service's query parameters)")
                         .resolving("options", .backendlessRoleUsersOptions)
                 ],
-                checks: [.fault, 2005, 2003, 19000, 1006], result: .value("DataRecord[]", "records")
+                checks: [.fault, 2005, 2003, 19000, 1006], result: .value("DataRecord[]", "records"), misuse: .roleUsersOptions("options")
             ) { app, a throws(BackendlessError) in
                 let options = RoleUsersOptions.of(a, "options")
                 return .records(try app.roleUsers(role: a.string("role"), loadRoles: options.loadRoles, query: options.query))
@@ -502,7 +501,7 @@ extension BackendlessOperation {
                     .post("/data/{table}/find", "Find Users records (the JS SDK's body: where, pageSize, offset, sortBy, props, excludeProps, distinct)")
                         .guarded(.backendlessUsersTable).resolving("query", .backendlessQuery),
                 ],
-                checks: [.fault, 19000, 1006], result: .value("DataRecord[]", "records")
+                checks: [.fault, 19000, 1006], result: .value("DataRecord[]", "records"), misuse: .dataQuery("query")
             ) { app, a throws(BackendlessError) in .records(try app.dataFind(DataQuery.of(a, "query") ?? DataQuery())) }
         case .dataFindFirst:
             return declare(
@@ -511,7 +510,7 @@ extension BackendlessOperation {
                     .get("/data/Users/first", "The first Users record in find's order (1010 when there is none)", sources: ["query": .resolved("the query parameters")])
                         .resolving("query", .backendlessQuery).replying(.backendlessRecordOrEmptyStore)
                 ],
-                checks: [.fault, 19000, 1006], result: .optionalRecord("DataRecord")
+                checks: [.fault, 19000, 1006], result: .optionalRecord("DataRecord"), misuse: .dataQuery("query")
             ) { app, a throws(BackendlessError) in .optional(try app.dataFindFirst(DataQuery.of(a, "query") ?? DataQuery())) }
         case .dataFindLast:
             return declare(
@@ -520,12 +519,12 @@ extension BackendlessOperation {
                     .get("/data/Users/last", "The last Users record in find's order (1010 when there is none)", sources: ["query": .resolved("the query parameters")])
                         .resolving("query", .backendlessQuery).replying(.backendlessRecordOrEmptyStore)
                 ],
-                checks: [.fault, 19000, 1006], result: .optionalRecord("DataRecord")
+                checks: [.fault, 19000, 1006], result: .optionalRecord("DataRecord"), misuse: .dataQuery("query")
             ) { app, a throws(BackendlessError) in .optional(try app.dataFindLast(DataQuery.of(a, "query") ?? DataQuery())) }
         case .dataFindByID:
             return declare(
                 version: 4, lua: "data.users.find_by_id", [.string("objectId", from: .path("objectId")), query],
-                checks: [.fault, 1000, 1006], result: .record("DataRecord", "record")
+                checks: [.fault, 1000, 1006], result: .record("DataRecord", "record"), misuse: .dataQuery("query")
             ) { app, a throws(BackendlessError) in .record(try app.dataFindByID(a.string("objectId"), DataQuery.of(a, "query"))) }
         case .dataCount:
             return declare(

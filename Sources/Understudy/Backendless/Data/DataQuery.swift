@@ -137,7 +137,7 @@ extension DataQuery: TypedArgument {
     }
 
     /// The query of a call: as an HTTP resolver built it, else from the Lua fields (checked by the declaration's
-    /// `dataQuery` rule when read, so this cannot fail).
+    /// `MisuseCheck.dataQuery` before the method runs, so this cannot fail).
     package static func of(_ arguments: CallArguments, _ name: String) -> DataQuery? {
         if let typed = arguments.typed(name, as: DataQuery.self) { return typed }
         return (try? lua(arguments.fields(name), name)) ?? nil
@@ -164,15 +164,33 @@ package struct RoleUsersOptions: TypedArgument {
     }
 
     /// The options of a call: as the HTTP resolver built them, else the Lua table's fields (its `query` checked
-    /// by the declaration's `dataQuery` rule when read).
+    /// by the declaration's `MisuseCheck.roleUsersOptions` before the method runs).
     package static func of(_ arguments: CallArguments, _ name: String) -> RoleUsersOptions {
         if let typed = arguments.typed(name, as: RoleUsersOptions.self) { return typed }
-        let fields = arguments.fields(name)
         var loadRoles: Bool?
-        if case .bool(let flag)? = fields?["load_roles"] { loadRoles = flag }
+        if case .bool(let flag)? = arguments.fields(name)?["load_roles"] { loadRoles = flag }
+        return RoleUsersOptions(loadRoles: loadRoles, query: (try? lua(arguments, name)) ?? nil)
+    }
+
+    /// The Lua options' query, checked by the Lua rules (`options.query.page_size must be ...`).
+    static func lua(_ arguments: CallArguments, _ name: String) throws(CallMisuse) -> DataQuery? {
+        let fields = arguments.fields(name)
         var queryFields: [String: Value]?
         if case .object(let members)? = fields?["query"] { queryFields = members }
         if case .array(let items)? = fields?["query"], items.isEmpty { queryFields = [:] }
-        return RoleUsersOptions(loadRoles: loadRoles, query: (try? DataQuery.lua(queryFields, "\(name).query")) ?? nil)
+        return try DataQuery.lua(queryFields, "\(name).query")
+    }
+}
+
+extension MisuseCheck {
+    /// A Data service query table's page size (1-100), offset (≥ 0) and `sort_by` entries, by the Lua rules
+    /// (`DataQuery.lua`), for the table argument `name`.
+    package static func dataQuery(_ name: String) -> MisuseCheck {
+        MisuseCheck { arguments throws(CallMisuse) in _ = try DataQuery.lua(arguments.fields(name), name) }
+    }
+
+    /// `roles.users`' options: their `query`, as `dataQuery`'s.
+    package static func roleUsersOptions(_ name: String) -> MisuseCheck {
+        MisuseCheck { arguments throws(CallMisuse) in _ = try RoleUsersOptions.lua(arguments, name) }
     }
 }
