@@ -43,7 +43,7 @@ struct MisuseMessageDriftTests {
                 scenario("call \(index)", function()
                   local app = understudy.\(call.flavour.rawValue)()
                   local ok, err = pcall(app.\(call.declaration.lua!))
-                  expect.eq(ok, false)
+                  expect.equal(ok, false)
                   local wanted = [==[\(call.message)]==]
                   if not tostring(err):find(wanted, 1, true) then error("raised: " .. tostring(err) .. "\\nderived: " .. wanted, 0) end
                 end)
