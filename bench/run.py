@@ -3,6 +3,7 @@
 
     python3 bench/run.py            # everything, including the moto peer (installs moto boto3 pytest if missing)
     python3 bench/run.py --no-peer  # skip the peer comparison
+    python3 bench/run.py --binary PATH  # measures that binary instead (no build)
 
 It builds the release binary as scripts/package ships it (the Swift runtime linked in; in .build-static), writes
 generated scenario files to bench/out/, and measures whole processes:
@@ -137,13 +138,16 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--no-peer", action="store_true", help="skip the moto comparison")
     parser.add_argument("--runs", type=int, default=7, help="repetitions of each whole-process timing")
+    parser.add_argument("--binary", help="an understudy binary to measure (default: build release as scripts/package does)")
     arguments = parser.parse_args()
 
     os.makedirs(OUT, exist_ok=True)
-    subprocess.run(["swift", "build", "-c", "release", "--product", "understudy", "--static-swift-stdlib", "--scratch-path", ".build-static"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
-    binary = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", ".build-static", "--show-bin-path"], cwd=ROOT,
-                                         check=True, stdout=subprocess.PIPE, text=True).stdout.strip(), "understudy")
+    binary = arguments.binary
+    if binary is None:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "understudy", "--static-swift-stdlib", "--scratch-path", ".build-static"], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+        binary = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", ".build-static", "--show-bin-path"], cwd=ROOT,
+                                             check=True, stdout=subprocess.PIPE, text=True).stdout.strip(), "understudy")
     reference = write("reference.lua", REFERENCE)
     one = write("one.lua", ONE)
     register = write("register.lua", REGISTER)

@@ -163,19 +163,13 @@ struct LuaCall {
         let name = argument.name
         if isNil(index) {
             if argument.optional { return .absent }
-            if case .string = argument.type {} else if case .oneOf = argument.type {} else {
-                throw LuaMisuse("\(name) (argument \(index)) must be \(article(argument.type)), got nil")
-            }
+            if let missing = argument.missingMessage(at: Int(index)) { throw LuaMisuse(missing) }
         }
         switch argument.type {
         case .string: return .string(try string(index, name))
         case .oneOf(let choices):
             let text = try string(index, name)
-            guard choices.contains(text) else {
-                let listed = choices.map { "\"\($0)\"" }
-                let expected = listed.count > 1 ? listed.dropLast().joined(separator: ", ") + " or " + listed.last! : listed.joined()
-                throw LuaMisuse("\(name) (argument \(index)) must be \(expected), got \"\(text)\"")
-            }
+            guard choices.contains(text) else { throw LuaMisuse(argument.choiceMessage(at: Int(index), got: text)) }
             return .string(text)
         case .boolean:
             guard lua_type(L, index) == LUA_TBOOLEAN else {
@@ -217,7 +211,7 @@ struct LuaCall {
             let path = "\(name).\(field.name)"
             guard let value = try self.field(index, named: field.name, value: path) else {
                 if field.optional { continue }
-                throw LuaMisuse("\(path) is required" + (field.summary.isEmpty ? "" : " (\(field.summary))"))
+                throw LuaMisuse(field.missingFieldMessage(in: name))
             }
             try check(value, as: field.type, path)
             values[field.name] = value

@@ -6,10 +6,11 @@ import UnderstudyAuthoring
 struct ExplainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
-        abstract: "Explain an error code: status, message, operations, settings, check order, a scenario and curl commands producing it.",
+        abstract: "Explain an error code (status, message, operations, settings, check order, a scenario and curl commands producing it) or a call (its arguments, result, routes and misuse messages).",
         discussion: """
             CODE is a Backendless number (3033) or a Kii errorCode (USER_ALREADY_EXISTS). With no CODE, lists the \
-            whole catalogue. The examples come from the same catalogue as `understudy run --codes`.
+            whole catalogue. The examples come from the same catalogue as `understudy run --codes`. A call's name \
+            (users.update, clock.advance, data.users.find, understudy.app) explains the call from its declaration.
             """
     )
 
@@ -32,6 +33,13 @@ struct ExplainCommand: ParsableCommand {
             return
         }
         let entries = ErrorCatalogue.lookup(code, flavour: selected)
+        if entries.isEmpty {
+            let calls = CallExplanation.find(code, flavour: selected)
+            if !calls.isEmpty {
+                FileOutput.standardOutput.write(calls.map(CallExplanation.render).joined(separator: "\n"))
+                return
+            }
+        }
         switch entries.count {
         case 0:
             throw ValidationError("\(code) is not in the \(selected.map { $0.rawValue + " " } ?? "")catalogue (understudy explain lists it)")

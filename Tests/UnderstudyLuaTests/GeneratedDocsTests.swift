@@ -36,7 +36,8 @@ struct GeneratedDocsTests {
         #expect(!table.contains("users.gone"))
         #expect(table.contains("| `users.update` | fault → 3064 → 3030 → 3029 → 3072 → 3096 → 3040 → 3018 → 3050 → 3045 → 8000 |  |"))
         let text = "a\n<!-- BEGIN GENERATED operations (x) -->\nstale\n<!-- END GENERATED operations -->\nb\n"
-        let regenerated = try GeneratedDocs.regenerate(text + "<!-- BEGIN GENERATED fault-arguments -->\n<!-- END GENERATED fault-arguments -->\n", file: "docs/lua-api.md")
+        let regenerated = try GeneratedDocs.regenerate(text + "<!-- BEGIN GENERATED fault-arguments -->\n<!-- END GENERATED fault-arguments -->\n"
+                + "<!-- BEGIN GENERATED console-calls -->\n<!-- END GENERATED console-calls -->\n", file: "docs/lua-api.md")
         #expect(!regenerated.contains("stale"))
         #expect(regenerated.contains("| Backendless | `users.login` | `app.users.login(identity_value?, password?)` | `POST /users/login` |"))
         #expect(throws: GeneratedDocs.MarkerError.self) { try GeneratedDocs.regenerate("no markers", file: "docs/errors.md") }

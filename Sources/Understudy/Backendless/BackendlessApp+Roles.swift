@@ -87,7 +87,6 @@ extension BackendlessApp {
     /// `roles.assign(identity, role, key?)`. Errors: a fault; 2011 unless the CloudCode key; 2005 no such role;
     /// 2007 a system role; 3057 no such user. Assigning a role the user holds changes nothing.
     package func assignRole(identity: String, role: String, key: APIKeyKind?) throws(BackendlessError) {
-        try checkFaults(.assignRole, [.string(identity), .string(role), Value(key?.rawValue)])
         let user = try checkRoleChange(identity: identity, role: role, key: key, systemCode: 2007)
         if !roles.custom(of: user.objectID).contains(role) {
             roles.assignments[user.objectID, default: []].append(role)
@@ -98,7 +97,6 @@ extension BackendlessApp {
     /// `roles.unassign(identity, role, key?)`: as `assign`, with 2008 for a system role. Unassigning a role the
     /// user does not hold changes nothing.
     package func unassignRole(identity: String, role: String, key: APIKeyKind?) throws(BackendlessError) {
-        try checkFaults(.unassignRole, [.string(identity), .string(role), Value(key?.rawValue)])
         let user = try checkRoleChange(identity: identity, role: role, key: key, systemCode: 2008)
         if roles.custom(of: user.objectID).contains(role) { consoleBytes -= HeldBytes.perEntry }
         roles.assignments[user.objectID]?.removeAll { $0 == role }
@@ -144,7 +142,6 @@ extension BackendlessApp {
     /// `roles.of(objectId, key?)`. Errors: a fault; 3081 unless the CloudCode key; 3057 an unknown objectId or a
     /// guest's.
     package func rolesOf(objectID: String, key: APIKeyKind?) throws(BackendlessError) -> [String] {
-        try checkFaults(.rolesOf, [.string(objectID), Value(key?.rawValue)])
         guard key == .cloudcode else { throw .catalogue(3081) }
         guard let id = Identifier128(parsing: objectID), let user = users[id], user.status != .guest else {
             throw .catalogue(3057)
@@ -155,8 +152,7 @@ extension BackendlessApp {
     /// `roles.users(role, options?)`: the users holding a custom role that match `query`, as Data service records
     /// in the query's order; with `loadRoles` each record has `roles` (its custom roles). Errors: a fault; 2005 no
     /// such role; 2003 a system role; then the query's (19000, 1006).
-    package func roleUsers(role: String, loadRoles: Bool?, query: DataQuery?, faultOptions: Value) throws(BackendlessError) -> [DataRecord] {
-        try checkFaults(.roleUsers, [.string(role), faultOptions])
+    package func roleUsers(role: String, loadRoles: Bool?, query: DataQuery?) throws(BackendlessError) -> [DataRecord] {
         let isSystem = RoleDirectory.systemSet.contains(role)
         guard isSystem || roles.isCustom(role) else { throw .catalogue(2005) }
         if isSystem { throw .catalogue(2003) }
@@ -188,7 +184,6 @@ extension BackendlessApp {
     /// the confirmation). Disabling ends the user's sessions. Errors: a fault; 3054 unless the CloudCode key; 1000
     /// an unknown objectId or a guest's; 3085 already disabled; 3086 already enabled.
     package func updateStatus(objectID: String, to status: UserStatus, key: APIKeyKind?) throws(BackendlessError) -> BackendlessUser {
-        try checkFaults(.updateStatus, [.string(objectID), .string(status.rawValue), Value(key?.rawValue)])
         guard key == .cloudcode else { throw .catalogue(3054) }
         guard let id = Identifier128(parsing: objectID), let user = users[id], user.status != .guest else {
             throw .entityNotFound(objectID)

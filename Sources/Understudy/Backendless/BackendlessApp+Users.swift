@@ -326,6 +326,11 @@ extension BackendlessApp {
         return user.snapshot
     }
 
+    /// The objectId of the user a confirmation link's token names; nil for an unknown token.
+    package func confirmationObjectID(linkToken: String) -> String? {
+        confirmationTokens[linkToken]?.formatted()
+    }
+
     /// Confirms through the token of a confirmation link.
     package func confirmEmail(linkToken: String) throws(BackendlessError) -> BackendlessUser {
         guard let id = confirmationTokens[linkToken] else {

@@ -129,10 +129,13 @@ extension BackendlessApp {
     package typealias Method = @Sendable (BackendlessApp, CallArguments) throws(BackendlessError) -> Outcome
 
     /// What `operation` performs: its faults checked with the arguments as read, then `method`.
-    static func performer(_ operation: BackendlessOperation, _ method: @escaping Method) -> Performer {
-        Performer { app, arguments, _ in
+    /// Without `checkingFaults`, the adapter (an adapter-answered operation) or the method itself checks them.
+    static func performer(
+        _ operation: BackendlessOperation, misuse: MisuseCheck? = nil, checkingFaults: Bool = true, _ method: @escaping Method
+    ) -> Performer {
+        Performer(misuse: misuse) { app, arguments, _ in
             guard case .backendless(let app) = app.flavoured else { preconditionFailure("\(operation.name) is a Backendless operation") }
-            try app.checkFaults(operation, arguments.faultValues)
+            if checkingFaults { try app.checkFaults(operation, arguments.faultValues) }
             return try method(app, arguments)
         }
     }

@@ -27,12 +27,16 @@ extension BackendlessOperation {
         let query = ArgumentDeclaration.table("query", "DataQuery", fields: queryFields, optional: true, from: .body, "the query")
         func declare(
             version: Int = 1, lua: String?, _ arguments: [ArgumentDeclaration] = [], routes: [RouteDeclaration] = [],
-            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false,
-            performs method: BackendlessApp.Method? = nil
+            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false, methodChecksFaults: Bool = false,
+            misuse: MisuseCheck? = nil, performs method: BackendlessApp.Method? = nil
         ) -> OperationDeclaration {
-            OperationDeclaration(
+            // An adapter-answered operation's faults are checked by the adapter, before the route's guards; a method
+            // that checks its own does so with what it works out first (the objectId a confirmation link names).
+            let faultsChecked = !answeredByAdapter && !methodChecksFaults
+            return OperationDeclaration(
                 rawValue, .backendless, version: version, lua: lua, arguments: arguments, routes: routes, checks: checks,
-                result: result, answeredByAdapter: answeredByAdapter, perform: method.map { BackendlessApp.performer(self, $0) }
+                result: result, answeredByAdapter: answeredByAdapter,
+                perform: method.map { BackendlessApp.performer(self, misuse: misuse, checkingFaults: faultsChecked, $0) }
             )
         }
         switch self {
@@ -70,9 +74,12 @@ extension BackendlessOperation {
         case .confirmEmail:
             return declare(
                 lua: "users.confirm_email", [.string("objectId", from: .resolved("the user of the link's {token}"))],
-                routes: [.get("/users/confirmemail/{token}", "The link of the confirmation email")],
-                checks: [.fault, 3092, 1000], result: user
-            )
+                routes: [
+                    .get("/users/confirmemail/{token}", "The link of the confirmation email")
+                        .resolving("objectId", .backendlessConfirmationLink).replying(.backendlessEmailConfirmed)
+                ],
+                checks: [.fault, 3092, 1000], result: user, methodChecksFaults: true
+            ) { app, a throws(BackendlessError) in .record(try app.confirmEmail(objectIDOrLink: a.string("objectId"))) }
         case .setStatus:
             return declare(
                 lua: "users.set_status",
@@ -109,8 +116,11 @@ extension BackendlessOperation {
                     .get("/users/changepassword/{token}", "The recovery link's page: a form for a new password", variant: "page"),
                     .post("/users/changepassword/{token}", .text, "The recovery page's form: set the new password"),
                 ],
-                checks: [.fault, 3092, 3045, 8000], result: .true
-            )
+                checks: [.fault, 3092, 3045, 8000], result: .true, methodChecksFaults: true
+            ) { app, a throws(BackendlessError) in
+                try app.resetPassword(linkOrToken: a.string("link_or_token"), newPassword: a.string("new_password"))
+                return .done
+            }
         case .resendConfirmation:
             return declare(
                 version: 2, lua: "users.resend_confirmation", [.string("identity", from: .path("identity"))],
@@ -184,9 +194,23 @@ extension BackendlessOperation {
                         from: .body
                     )
                 ],
-                routes: [.post("/messaging/registrations", "Register a device for push notifications")],
-                checks: [.fault, 5011, 8000, 8000, 5044, 5004, 5043], result: .record("DeviceRegistration", "reg")
-            )
+                routes: [
+                    .post("/messaging/registrations", "Register a device for push notifications")
+                        .resolving("registration", .backendlessDeviceRegistration).replying(.backendlessRegistrationID)
+                ],
+                checks: [.fault, 5011, 8000, 8000, 5044, 5004, 5043], result: .record("DeviceRegistration", "reg"),
+                methodChecksFaults: true
+            ) { app, a throws(BackendlessError) in
+                let fields = a.fields("registration") ?? [:]
+                return .record(
+                    try app.registerDevice(
+                        token: fields["token"]?.stringValue ?? "", deviceID: fields["device_id"]?.stringValue,
+                        os: fields["os"]?.stringValue.flatMap(DeviceRegistration.OperatingSystem.init(rawValue:)) ?? .android,
+                        osVersion: fields["os_version"]?.stringValue, channels: fields["channels"]?.strings,
+                        expiration: fields["expiration"]
+                    )
+                )
+            }
         case .getDevice:
             return declare(
                 lua: "devices.get", [.string("device_id", from: .path("deviceId"))],
@@ -233,10 +257,12 @@ extension BackendlessOperation {
                     .post(
                         "/messaging/{channel}",
                         "Publish a push notification to a channel (delivery options: pushBroadcast, pushSinglecast, publishAt, repeatEvery, repeatExpiresAt)"
-                    )
+                    ).resolving("publication", .backendlessPublication).replying(.backendlessScheduled)
                 ],
-                checks: [.fault, 5030, 5003], result: .record("PublishResult", "result")
-            )
+                checks: [.fault, 5030, 5003], result: .record("PublishResult", "result"), methodChecksFaults: true
+            ) { app, a throws(BackendlessError) in
+                .record(try app.publish(a.typed("publication", as: PushRequest.self) ?? PushRequest(message: "")))
+            }
         case .cancelMessage:
             return declare(
                 version: 3, lua: "push.cancel", [.string("messageId", from: .path("messageId"))],
@@ -265,9 +291,25 @@ extension BackendlessOperation {
                     .string("name", from: .path("templateName")),
                     .properties("values", optional: true, from: .bodyField("templateValues"), "fill each {var}"),
                 ],
-                routes: [.post("/messaging/push/{templateName}", "Send a push template, its {var}s filled from templateValues")],
-                checks: [.fault, 24002], result: .record("PublishResult", "result")
-            )
+                routes: [
+                    .post("/messaging/push/{templateName}", "Send a push template, its {var}s filled from templateValues")
+                        .resolving("values", .backendlessTemplateValues).replying(.backendlessScheduled)
+                ],
+                checks: [.fault, 24002], result: .record("PublishResult", "result"), methodChecksFaults: true
+            ) { app, a throws(BackendlessError) in
+                // The method checks its faults with the values as the text it fills in.
+                var values: [String: String] = [:]
+                for property in a.optionalProperties("values") ?? [] {
+                    switch property.value {
+                    case .string(let text): values[property.name] = text
+                    case .int(let number): values[property.name] = String(number)
+                    case .double(let number): values[property.name] = String(number)
+                    case .bool(let flag): values[property.name] = String(flag)
+                    default: continue
+                    }
+                }
+                return .record(try app.pushWithTemplate(a.string("name"), values: values))
+            }
         case .sendEmail:
             return declare(
                 version: 3, lua: nil,
@@ -276,9 +318,21 @@ extension BackendlessOperation {
                     ArgumentDeclaration("bodyparts", .any, optional: true, from: .bodyField("bodyparts"), "{ textmessage?, htmlmessage? }"),
                     ArgumentDeclaration("to", .strings, from: .bodyField("to"), "the recipients' addresses"),
                 ],
-                routes: [.post("/messaging/email", "Send an email to the listed addresses (lands in the outbox)")],
-                result: .http
-            )
+                routes: [
+                    .post("/messaging/email", "Send an email to the listed addresses (lands in the outbox)")
+                        .resolving("subject", .backendlessEmailSubject).resolving("bodyparts", .backendlessEmailBodyParts)
+                        .resolving("to", .backendlessEmailRecipients).replying(.backendlessScheduled)
+                ],
+                result: .http, methodChecksFaults: true
+            ) { app, a throws(BackendlessError) in
+                let parts = a.value("bodyparts")
+                return .text(
+                    try app.sendEmail(
+                        subject: a.string("subject"), text: parts?.member("textmessage")?.stringValue, html: parts?.member("htmlmessage")?.stringValue,
+                        to: a.value("to")?.strings ?? []
+                    )
+                )
+            }
         case .loginOAuth:
             return declare(
                 version: 3, lua: "users.login_oauth",
@@ -299,29 +353,37 @@ extension BackendlessOperation {
                     ),
                 ],
                 routes: [
-                    .post("/users/social/{provider}/login", "Log in through an OAuth provider; the first login registers the user (what the SDKs call)"),
-                    .post("/users/oauth/{provider}/login", "Log in through an OAuth provider; the first login registers the user (the REST docs' path)"),
+                    .post("/users/social/{provider}/login", "Log in through an OAuth provider; the first login registers the user (what the SDKs call)")
+                        .resolving("options", .backendlessOAuthOptions),
+                    .post("/users/oauth/{provider}/login", "Log in through an OAuth provider; the first login registers the user (the REST docs' path)")
+                        .resolving("options", .backendlessOAuthOptions),
                     .post(
                         "/users/social/facebook/sdk/login", "Log in with a Facebook access token (the legacy SDK login)",
-                        sources: ["provider": .resolved("facebook")], variant: "facebook"
-                    ),
+                        sources: ["provider": .resolved("facebook")]
+                    ).resolving("provider", .constant("facebook")).resolving("options", .backendlessOAuthOptions),
                     .post(
                         "/users/social/googleplus/sdk/login", "Log in with a Google+ access token (the legacy SDK login)",
-                        sources: ["provider": .resolved("googleplus")], variant: "googleplus"
-                    ),
+                        sources: ["provider": .resolved("googleplus")]
+                    ).resolving("provider", .constant("googleplus")).resolving("options", .backendlessOAuthOptions),
                 ],
-                checks: [.fault, 3034, 3052, 3009, 3039, 3014, 3021, 3090, 3036], result: session
-            )
+                checks: [.fault, 3034, 3052, 3009, 3039, 3014, 3021, 3090, 3036], result: session, methodChecksFaults: true
+            ) { app, a throws(BackendlessError) in
+                .record(
+                    try app.loginOAuth(
+                        provider: a.string("provider"), token: a.string("token"), options: a.typed("options", as: OAuthLoginOptions.self)
+                    )
+                )
+            }
         case .appInfo:
             return declare(
-                version: 2, lua: nil, routes: [.get("/info", "App info the JS SDK loads at start (loggers, rtURL)")],
+                version: 2, lua: nil, routes: [.get("/info", "App info the JS SDK loads at start (loggers, rtURL)").guarded(.liveUserToken)],
                 result: .http, answeredByAdapter: true
-            )
+            ) { _, _ throws(BackendlessError) in .value(.object(["loggers": .array([]), "rtURL": .null])) }
         case .userRoles:
             return declare(
-                version: 2, lua: nil, routes: [.get("/users/userroles", "The roles of the caller")], result: .http,
-                answeredByAdapter: true
-            )
+                version: 2, lua: nil, routes: [.get("/users/userroles", "The roles of the caller").replying(.backendlessCallerRoles)],
+                result: .http, answeredByAdapter: true
+            ) { _, _ throws(BackendlessError) in .nothing }
         case .describeUsers:
             return declare(
                 version: 4, lua: "users.describe",
@@ -334,15 +396,20 @@ extension BackendlessOperation {
                 [.string("objectId", from: .bodyField("objectId")), key],
                 checks: [.fault, 2014, 3034, 3057, 3036, 3090, 3087, 3002, 3044], result: session
             ) { app, a throws(BackendlessError) in
-                .record(try app.loginByID(objectID: a.string("objectId"), key: a.optionalString("key").flatMap(APIKeyKind.init(rawValue:))))
+                .record(try app.loginByID(objectID: a.string("objectId"), key: a.apiKey))
             }
         case .updateStatus:
             return declare(
                 version: 4, lua: "users.update_status",
                 [.string("objectId", from: .path("objectId")), .oneOf("status", ["ENABLED", "DISABLED"], from: .bodyField("userStatus")), key],
-                routes: [.put("/users/{objectId}/status", "Enable or disable a user (CloudCode key only: 3054)")],
+                routes: [
+                    .put("/users/{objectId}/status", "Enable or disable a user (CloudCode key only: 3054)")
+                        .resolving("key", .backendlessKey).resolving("status", .backendlessUserStatus).replying(.status(200))
+                ],
                 checks: [.fault, 3054, 1000, 3085, 3086], result: user
-            )
+            ) { app, a throws(BackendlessError) in
+                .record(try app.updateStatus(objectID: a.string("objectId"), to: a.string("status") == "DISABLED" ? .disabled : .enabled, key: a.apiKey))
+            }
         case .assignRole:
             return declare(
                 version: 4, lua: "roles.assign",
@@ -350,9 +417,15 @@ extension BackendlessOperation {
                     .string("identity", from: .bodyField("user"), "the identity value or the objectId"),
                     .string("role", from: .bodyField("roleName")), key,
                 ],
-                routes: [.post("/users/assignRole", "Assign a custom role to a user (CloudCode key only: 2011)")],
+                routes: [
+                    .post("/users/assignRole", "Assign a custom role to a user (CloudCode key only: 2011)").resolving("key", .backendlessKey)
+                        .replying(.status(200))
+                ],
                 checks: [.fault, 2011, 2005, 2007, 3057], result: .true
-            )
+            ) { app, a throws(BackendlessError) in
+                try app.assignRole(identity: a.string("identity"), role: a.string("role"), key: a.apiKey)
+                return .done
+            }
         case .unassignRole:
             return declare(
                 version: 4, lua: "roles.unassign",
@@ -360,15 +433,25 @@ extension BackendlessOperation {
                     .string("identity", from: .bodyField("user"), "the identity value or the objectId"),
                     .string("role", from: .bodyField("roleName")), key,
                 ],
-                routes: [.post("/users/unassignRole", "Unassign a custom role from a user (CloudCode key only: 2011)")],
+                routes: [
+                    .post("/users/unassignRole", "Unassign a custom role from a user (CloudCode key only: 2011)").resolving("key", .backendlessKey)
+                        .replying(.status(200))
+                ],
                 checks: [.fault, 2011, 2005, 2008, 3057], result: .true
-            )
+            ) { app, a throws(BackendlessError) in
+                try app.unassignRole(identity: a.string("identity"), role: a.string("role"), key: a.apiKey)
+                return .done
+            }
         case .rolesOf:
             return declare(
                 version: 4, lua: "roles.of", [.string("objectId", from: .path("objectId")), key],
-                routes: [.get("/users/userroles/{objectId}", "A user's roles, system then custom (CloudCode key only: 3081)")],
+                routes: [
+                    .get("/users/userroles/{objectId}", "A user's roles, system then custom (CloudCode key only: 3081)").resolving("key", .backendlessKey)
+                ],
                 checks: [.fault, 3081, 3057], result: .value("string[]", "roles")
-            )
+            ) { app, a throws(BackendlessError) in
+                .value(.array(try app.rolesOf(objectID: a.string("objectId"), key: a.apiKey).map(Value.string)))
+            }
         case .roleUsers:
             return declare(
                 version: 4, lua: "roles.users",
@@ -383,9 +466,15 @@ extension BackendlessOperation {
                         optional: true, from: .none
                     ),
                 ],
-                routes: [.get("/users/role/{roleName}", "The users holding a custom role, as Data service records (loadRoles, the Data service's query parameters)")],
-                checks: [.fault, 2005, 2003, 19000, 1006], result: .value("DataRecord[]", "records")
-            )
+                routes: [
+                    .get("/users/role/{roleName}", "The users holding a custom role, as Data service records (loadRoles, the Data service's query parameters)")
+                        .resolving("options", .backendlessRoleUsersOptions)
+                ],
+                checks: [.fault, 2005, 2003, 19000, 1006], result: .value("DataRecord[]", "records"), misuse: .roleUsersOptions("options")
+            ) { app, a throws(BackendlessError) in
+                let options = RoleUsersOptions.of(a, "options")
+                return .records(try app.roleUsers(role: a.string("role"), loadRoles: options.loadRoles, query: options.query))
+            }
         case .dataSave:
             return declare(
                 version: 4, lua: "data.users.save",
@@ -394,47 +483,60 @@ extension BackendlessOperation {
                     .string("token", optional: true, from: .header("user-token"), "a live session's user-token: then only its user may be changed"),
                 ],
                 routes: [
-                    .put("/data/{table}", "Save a Users record: create, or update by the body's objectId (the JS SDK's save)"),
-                    .post("/data/{table}", "Create a Users record (registers a user)"),
-                    .put("/data/{table}/{objectId}", "Update a Users record", sources: ["record": .resolved("the body, with objectId from the path's {objectId}")]),
+                    .put("/data/{table}", "Save a Users record: create, or update by the body's objectId (the JS SDK's save)")
+                        .guarded(.backendlessUsersTable).resolving("record", .backendlessDataRecord).resolving("token", .nonEmptyText),
+                    .post("/data/{table}", "Create a Users record (registers a user)")
+                        .guarded(.backendlessUsersTable).resolving("record", .backendlessDataRecord).resolving("token", .nonEmptyText),
+                    .put("/data/{table}/{objectId}", "Update a Users record", sources: ["record": .resolved("the body, with objectId from the path's {objectId}")])
+                        .guarded(.backendlessUsersTable).resolving("record", .backendlessDataRecord).resolving("token", .nonEmptyText),
                 ],
                 checks: [.fault, 3064, 1000, 3029], result: .record("DataRecord", "record")
-            )
+            ) { app, a throws(BackendlessError) in .record(try app.dataSave(a.properties("record"), token: a.optionalString("token"))) }
         case .dataFind:
             return declare(
                 version: 4, lua: "data.users.find", [query],
                 routes: [
-                    .get("/data/{table}", "Find Users records (where, pageSize, offset, sortBy, props, excludeProps, distinct)", sources: ["query": .resolved("the query parameters")]),
-                    .post("/data/{table}/find", "Find Users records (the JS SDK's body: where, pageSize, offset, sortBy, props, excludeProps, distinct)"),
+                    .get("/data/{table}", "Find Users records (where, pageSize, offset, sortBy, props, excludeProps, distinct)", sources: ["query": .resolved("the query parameters")])
+                        .guarded(.backendlessUsersTable).resolving("query", .backendlessQuery),
+                    .post("/data/{table}/find", "Find Users records (the JS SDK's body: where, pageSize, offset, sortBy, props, excludeProps, distinct)")
+                        .guarded(.backendlessUsersTable).resolving("query", .backendlessQuery),
                 ],
-                checks: [.fault, 19000, 1006], result: .value("DataRecord[]", "records")
-            )
+                checks: [.fault, 19000, 1006], result: .value("DataRecord[]", "records"), misuse: .dataQuery("query")
+            ) { app, a throws(BackendlessError) in .records(try app.dataFind(DataQuery.of(a, "query") ?? DataQuery())) }
         case .dataFindFirst:
             return declare(
                 version: 4, lua: "data.users.find_first", [query],
-                routes: [.get("/data/Users/first", "The first Users record in find's order (1010 when there is none)", sources: ["query": .resolved("the query parameters")])],
-                checks: [.fault, 19000, 1006], result: .optionalRecord("DataRecord")
-            )
+                routes: [
+                    .get("/data/Users/first", "The first Users record in find's order (1010 when there is none)", sources: ["query": .resolved("the query parameters")])
+                        .resolving("query", .backendlessQuery).replying(.backendlessRecordOrEmptyStore)
+                ],
+                checks: [.fault, 19000, 1006], result: .optionalRecord("DataRecord"), misuse: .dataQuery("query")
+            ) { app, a throws(BackendlessError) in .optional(try app.dataFindFirst(DataQuery.of(a, "query") ?? DataQuery())) }
         case .dataFindLast:
             return declare(
                 version: 4, lua: "data.users.find_last", [query],
-                routes: [.get("/data/Users/last", "The last Users record in find's order (1010 when there is none)", sources: ["query": .resolved("the query parameters")])],
-                checks: [.fault, 19000, 1006], result: .optionalRecord("DataRecord")
-            )
+                routes: [
+                    .get("/data/Users/last", "The last Users record in find's order (1010 when there is none)", sources: ["query": .resolved("the query parameters")])
+                        .resolving("query", .backendlessQuery).replying(.backendlessRecordOrEmptyStore)
+                ],
+                checks: [.fault, 19000, 1006], result: .optionalRecord("DataRecord"), misuse: .dataQuery("query")
+            ) { app, a throws(BackendlessError) in .optional(try app.dataFindLast(DataQuery.of(a, "query") ?? DataQuery())) }
         case .dataFindByID:
             return declare(
                 version: 4, lua: "data.users.find_by_id", [.string("objectId", from: .path("objectId")), query],
-                checks: [.fault, 1000, 1006], result: .record("DataRecord", "record")
-            )
+                checks: [.fault, 1000, 1006], result: .record("DataRecord", "record"), misuse: .dataQuery("query")
+            ) { app, a throws(BackendlessError) in .record(try app.dataFindByID(a.string("objectId"), DataQuery.of(a, "query"))) }
         case .dataCount:
             return declare(
                 version: 4, lua: "data.users.count", [.string("where", optional: true, from: .bodyField("where"), "a where clause; all rows when absent")],
                 routes: [
-                    .get("/data/Users/count", "How many Users records match where (guests included)", sources: ["where": .query("where")]),
-                    .post("/data/{table}/count", "How many Users records match where (the JS SDK's body)"),
+                    .get("/data/Users/count", "How many Users records match where (guests included)", sources: ["where": .query("where")])
+                        .resolving("where", .nonEmptyText),
+                    .post("/data/{table}/count", "How many Users records match where (the JS SDK's body)").guarded(.backendlessUsersTable)
+                        .resolving("where", .nonEmptyText),
                 ],
                 checks: [.fault, 19000, 1006], result: .value("integer", "count")
-            )
+            ) { app, a throws(BackendlessError) in .value(.int(Int64(try app.dataCount(a.optionalString("where"))))) }
         case .sendTemplate:
             return declare(
                 version: 4, lua: "email.send_template",
@@ -453,7 +555,11 @@ extension BackendlessOperation {
                     ),
                     .properties("values", optional: true, from: .bodyField("template-values"), "fill each {var}"),
                 ],
-                routes: [.post("/emailtemplate/send", "Send an email template to addresses or to the users a where clause finds", variant: "scheduled")],
+                routes: [
+                    .post("/emailtemplate/send", "Send an email template to addresses or to the users a where clause finds")
+                        .resolving("name", .textOrEmpty).resolving("envelope", .backendlessEmailEnvelope)
+                        .resolving("values", .backendlessTemplateValuesObject).replying(.backendlessScheduled)
+                ],
                 checks: [.fault, 24002, 19000, 1006, 5048, 5047], result: .record("TemplateSending", "result")
             ) { app, a throws(BackendlessError) in
                 .record(
@@ -549,7 +655,7 @@ extension BackendlessOperation {
                     .post("/users/verifypassowrd", .none, "Verify a password, the JS SDK's spelling (CloudCode only: 3122)"),
                 ],
                 result: .http, answeredByAdapter: true
-            )
+            ) { _, _ throws(BackendlessError) in throw .catalogue(3122) }
         case .messageStatus:
             return declare(
                 version: 2, lua: "push.status", [.string("messageId", from: .path("messageId"))],
@@ -560,5 +666,24 @@ extension BackendlessOperation {
                 result: .record("MessageStatus", "status")
             ) { app, a throws(BackendlessError) in .record(try app.messageStatus(a.string("messageId"))) }
         }
+    }
+}
+
+extension CallArguments {
+    /// The optional `key` argument of contract version 4's CloudCode calls (`"rest"`, `"cloudcode"`); nil when absent.
+    fileprivate var apiKey: APIKeyKind? { optionalString("key").flatMap(APIKeyKind.init(rawValue:)) }
+}
+
+extension Value {
+    /// A list's string items; nil for anything but a list.
+    fileprivate var strings: [String]? {
+        guard case .array(let items) = self else { return nil }
+        return items.compactMap(\.stringValue)
+    }
+
+    /// An object's member; nil for none or for another kind.
+    fileprivate func member(_ name: String) -> Value? {
+        guard case .object(let fields) = self else { return nil }
+        return fields[name]
     }
 }

@@ -200,7 +200,7 @@ package struct BackendlessError: Error, Sendable, Hashable {
         BackendlessError(code: 1000, message: catalogueMessage(for: 1000) + ": Id - \(objectID)")
     }
     /// 3092 for a confirmation link nobody was sent.
-    static let invalidConfirmationLink = BackendlessError(
+    package static let invalidConfirmationLink = BackendlessError(
         code: 3092, message: "Unable to confirm email. The confirmation link is not valid."
     )
     /// 5005 over HTTP: a device registration body with a field of the wrong type, as `detail` says.

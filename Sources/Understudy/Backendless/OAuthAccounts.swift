@@ -49,7 +49,7 @@ package struct OAuthFieldMapping: Sendable, Hashable {
 
 /// The options of `users.login_oauth`: `fields_mapping`, `guest` (a guest's objectId to convert) and `secret`
 /// (the OAuth1 token secret).
-package struct OAuthLoginOptions: Sendable, Hashable {
+package struct OAuthLoginOptions: Sendable, Hashable, TypedArgument {
     /// In the order they apply: when two map onto the same property, the first wins.
     package var fieldsMapping: [OAuthFieldMapping]
     package var guest: String?
@@ -60,6 +60,9 @@ package struct OAuthLoginOptions: Sendable, Hashable {
         self.guest = guest
         self.secret = secret
     }
+
+    /// What a fault's `when(args)` sees (`faultArguments`).
+    package var faultValue: Value { faultArguments }
 
     /// The options as a fault's `when(args)` sees them: `{ fields_mapping = { [field] = property }, guest?,
     /// secret? }` (always a table, so `args.options.fields_mapping` can be read on any call).

@@ -15,6 +15,9 @@ package enum ArgumentValue: Sendable {
     case properties([Property])
     /// Anything else: a list of strings, a table argument's declared fields (`.object`), any value.
     case value(Value)
+    /// A value an adapter's named resolver already built in the domain's own type (a Data service query read from
+    /// a request's parameters), presenting itself to `when(args)`.
+    case typed(any TypedArgument)
 
     /// The value a fault's `when(args)` sees: `null` when absent.
     package var faultValue: Value {
@@ -25,8 +28,16 @@ package enum ArgumentValue: Sendable {
         case .number(let number): return number.rounded() == number && abs(number) < 9e15 ? .int(Int64(number)) : .double(number)
         case .properties(let properties): return Value(properties: properties)
         case .value(let value): return value
+        case .typed(let typed): return typed.faultValue
         }
     }
+}
+
+/// An argument an HTTP resolver builds in the domain's type (the vendor's own spelling of it read and checked
+/// there), where the Lua adapter gives the declared fields: the domain method takes either.
+package protocol TypedArgument: Sendable {
+    /// What a fault's `when(args)` sees for it.
+    var faultValue: Value { get }
 }
 
 /// The arguments of one call, read by an adapter where and as the operation's declaration says, by the declared
@@ -92,6 +103,12 @@ package struct CallArguments: Sendable {
     /// A table argument's declared fields (as the adapter read and checked them); nil when it is absent.
     package func fields(_ name: String) -> [String: Value]? {
         if case .value(.object(let fields)) = self[name] { return fields }
+        return nil
+    }
+
+    /// An argument a resolver built in the domain's type; nil when it was read otherwise (from Lua) or is absent.
+    package func typed<T: TypedArgument>(_ name: String, as _: T.Type) -> T? {
+        if case .typed(let value) = self[name] { return value as? T }
         return nil
     }
 
@@ -190,6 +207,9 @@ package enum RouteGuard: Sendable, Hashable {
     /// Kii topics: the application administrator or a user's token (401 `UNAUTHORIZED`; the app's headers alone
     /// are anonymous).
     case topicCaller
+    /// Backendless Data service: the path's `{table}`, when it has one, must be `Users` (1009: other tables are out
+    /// of scope).
+    case backendlessUsersTable
 }
 
 /// A named way the HTTP adapter works an argument out of a request, where reading it plainly from its source
@@ -242,6 +262,15 @@ package enum ArgumentResolver: Sendable, Hashable {
     case backendlessIdentity(rawFallback: Bool)
     /// Backendless: the body's members as the properties of a new user (3021 for a list or an object).
     case backendlessNewUserProperties
+    /// Backendless Data service: the query of the request (`DataQuery`): the JSON body's fields for a POST, the
+    /// query string's otherwise, by the SDKs' names (1025 / 1005 / 1004 for a page size or offset out of range,
+    /// 19000 for `groupBy` / `having`).
+    case backendlessQuery
+    /// Backendless `roles.users`: `loadRoles` and the Data service's query parameters (`RoleUsersOptions`).
+    case backendlessRoleUsersOptions
+    /// Backendless Data service save: the body's members as the record (8002... 3021-like refusal for a list or an
+    /// object), `objectId` from the path's `{objectId}` when it has one, none for a POST (a new record).
+    case backendlessDataRecord
     /// A constant (a legacy route that names its provider in its path).
     case constant(String)
     /// A constant flag: a route that always asks for a boolean option (the JS SDK's popup sign-in). A route may
@@ -250,6 +279,42 @@ package enum ArgumentResolver: Sendable, Hashable {
     /// The request's own URL as the app would write it: the server's link base, the path and the query (the
     /// browser sign-in's page and form, whose URL names the authorization request).
     case requestURL
+    /// Backendless: the API key of the path as the `key` argument: `"cloudcode"` for the CloudCode key, else
+    /// `"rest"` (contract version 4).
+    case backendlessKey
+    /// Backendless: the body's `userStatus` (`ENABLED`, `DISABLED`); anything else is 8002 with the CloudCode key
+    /// and `ENABLED` with another (whose call then answers 3054).
+    case backendlessUserStatus
+    /// Backendless: the objectId of the user the path's confirmation-link `{token}` names (3092 for an unknown one).
+    case backendlessConfirmationLink
+    /// Backendless: `templateValues` as text (the Flutter REST SDK sends the values unwrapped; numbers and booleans
+    /// are taken as their text; anything else is refused naming it).
+    case backendlessTemplateValues
+    /// Backendless: a device registration as the SDKs send it (`deviceToken`, `os` in any case, `channels` a list
+    /// or one name, `expiration` in seconds, milliseconds or ISO 8601): its fields by the contract's names (5006
+    /// without a body; 8000-range refusals naming the field).
+    case backendlessDeviceRegistration
+    /// Backendless: a publish as the SDKs send it (`PushRequest`: the path's `{channel}`, `headers`, `publishPolicy` or
+    /// the legacy `pushPolicy`, `pushBroadcast` as a mask or names, `pushSinglecast`, times in milliseconds).
+    case backendlessPublication
+    /// Backendless: an OAuth login's options as the SDKs send them (`OAuthLoginOptions`: `accessTokenSecret`,
+    /// `fieldsMapping`, `guestUser` as an object, a JSON string or an objectId).
+    case backendlessOAuthOptions
+    /// Backendless email: `subject`, a string (refused naming it otherwise).
+    case backendlessEmailSubject
+    /// Backendless email: `bodyparts` `{ textmessage?, htmlmessage? }` (strings; refused naming the part otherwise).
+    case backendlessEmailBodyParts
+    /// Backendless email: `to`, a list of addresses or one (at least one; refused otherwise).
+    case backendlessEmailRecipients
+    /// Backendless email templates: the envelope from the SDK's `addresses`, `cc-addresses`, `bcc-addresses`,
+    /// `criteria` and `uniqueEmails`.
+    case backendlessEmailEnvelope
+    /// Backendless email templates: `template-values`, an object of values; absent otherwise.
+    case backendlessTemplateValuesObject
+    /// The text the argument's source carries, "" when it carries none.
+    case textOrEmpty
+    /// The text the argument's source carries, absent when it is empty (a where clause of "" is none).
+    case nonEmptyText
 }
 
 /// A named reply of a route whose answer is not its flavour's plain presentation of the result.
@@ -280,6 +345,14 @@ package enum ReplyPresenter: Sendable, Hashable {
     /// Backendless: how a browser sign-in ends: a popup's page posting the session (or `{"fault"}`) to its opener,
     /// a 302 to the app's `redirect_after_login_url`, or the user with its `user-token`.
     case backendlessSignInEnding
+    /// Backendless: `{"status":"scheduled","messageId","errorMessage":null}`: an accepted publish, template push or
+    /// email (the live server's reply).
+    case backendlessScheduled
+    /// Backendless `GET users/userroles`: the caller's roles (`AuthenticatedUser`, `RestUser`, then the session's
+    /// social and custom roles), `NotAuthenticatedUser` and `RestUser` without a user-token (3064 for a dead one).
+    case backendlessCallerRoles
+    /// Backendless Data service: the record, 1010 (object store is empty) when there is none.
+    case backendlessRecordOrEmptyStore
     /// Kii: `{"verificationStatus":"VERIFIED"}` as `application/vnd.kii.AddressVerificationResponse+json`.
     case kiiVerified
     /// Kii: `{"topics":[{"topicID"}]}` as `application/vnd.kii.TopicsRetrievalResponse+json`.

@@ -425,3 +425,61 @@ package struct ResolvedArgument: Sendable, Hashable {
     package var name: String
     package var resolver: ArgumentResolver
 }
+
+/// The misuse messages a declared argument implies, written once: the Lua adapter raises them (`LuaCall`) and
+/// `understudy explain CALL` lists them.
+extension ArgumentDeclaration {
+    /// What a value of the argument must be, as a message says it (`a table`, `"ENABLED" or "DISABLED"`).
+    package var expectation: String {
+        switch type {
+        case .string: return "a string"
+        case .oneOf(let choices):
+            let listed = choices.map { "\"\($0)\"" }
+            return listed.count > 1 ? listed.dropLast().joined(separator: ", ") + " or " + listed.last! : listed.joined()
+        case .boolean: return "a boolean"
+        case .number: return "a number"
+        case .integer: return "an integer"
+        case .properties, .table: return "a table"
+        case .strings: return "a list of strings"
+        case .any: return "a value"
+        }
+    }
+
+    /// The message for a required argument left out (nil), at `position` (1-based); nil for an optional one.
+    package func missingMessage(at position: Int) -> String? {
+        if optional { return nil }
+        switch type {
+        case .string, .oneOf: return "\(name) (argument \(position)) must be a string, got nil"
+        default: return "\(name) (argument \(position)) must be \(expectation), got nil"
+        }
+    }
+
+    /// The message for a string that is none of a `oneOf` argument's choices.
+    package func choiceMessage(at position: Int, got text: String) -> String {
+        "\(name) (argument \(position)) must be \(expectation), got \"\(text)\""
+    }
+
+    /// The message for a required field of a table argument left out (`registration.token is required (...)`).
+    package func missingFieldMessage(in table: String) -> String {
+        "\(table).\(name) is required" + (summary.isEmpty ? "" : " (\(summary))")
+    }
+}
+
+extension OperationDeclaration {
+    /// The misuse messages its Lua call can raise for a required argument left out, a choice not among its
+    /// choices, a required table field left out and an unknown field, prefixed with its name as raised.
+    package var misuseExamples: [String] {
+        var messages: [String] = []
+        for (offset, argument) in arguments.enumerated() {
+            let position = offset + 1
+            if let missing = argument.missingMessage(at: position) { messages.append("\(name): \(missing)") }
+            if case .oneOf = argument.type { messages.append("\(name): \(argument.choiceMessage(at: position, got: "…"))") }
+            if case .table(_, let fields) = argument.type {
+                for field in fields where !field.optional { messages.append("\(name): \(field.missingFieldMessage(in: argument.name))") }
+                let known = fields.map(\.name).joined(separator: ", ")
+                messages.append("\(name): the \(argument.name) has an unknown field '…' (known fields: \(known))")
+            }
+        }
+        return messages
+    }
+}

@@ -198,12 +198,13 @@ extension KiiApp {
     package typealias Method = @Sendable (KiiApp, CallArguments) throws(KiiError) -> Outcome
 
     /// What `operation` performs: its faults checked with the arguments as read, then `method`.
+    /// Without `checkingFaults`, the adapter (an adapter-answered operation) or the method itself checks them.
     static func performer(
-        _ operation: KiiOperation, misuse: MisuseCheck? = nil, _ method: @escaping Method
+        _ operation: KiiOperation, misuse: MisuseCheck? = nil, checkingFaults: Bool = true, _ method: @escaping Method
     ) -> Performer {
         Performer(misuse: misuse) { app, arguments, _ in
             guard case .kii(let app) = app.flavoured else { preconditionFailure("\(operation.name) is a Kii operation") }
-            try app.checkFaults(operation, arguments.faultValues)
+            if checkingFaults { try app.checkFaults(operation, arguments.faultValues) }
             return try method(app, arguments)
         }
     }

@@ -14,12 +14,16 @@ extension KiiOperation {
         let installationID = ArgumentDeclaration.string("installationID", from: .path("installation"))
         func declare(
             version: Int = 1, lua: String?, _ arguments: [ArgumentDeclaration] = [], routes: [RouteDeclaration] = [],
-            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false,
+            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false, methodChecksFaults: Bool = false,
             misuse: MisuseCheck? = nil, performs method: KiiApp.Method? = nil
         ) -> OperationDeclaration {
-            OperationDeclaration(
+            // An adapter-answered operation's faults are checked by the adapter, before the route's resolvers; a
+            // method that other routes also call checks its own.
+            let faultsChecked = !answeredByAdapter && !methodChecksFaults
+            return OperationDeclaration(
                 rawValue, .kii, version: version, lua: lua, arguments: arguments, routes: routes, checks: checks,
-                result: result, answeredByAdapter: answeredByAdapter, perform: method.map { KiiApp.performer(self, misuse: misuse, $0) }
+                result: result, answeredByAdapter: answeredByAdapter,
+                perform: method.map { KiiApp.performer(self, misuse: misuse, checkingFaults: faultsChecked, $0) }
             )
         }
         func checks(_ codes: String...) -> [Check] { [.fault] + codes.map(Check.kii) }
@@ -408,20 +412,28 @@ extension KiiOperation {
                     )
                 ],
                 checks: checks("USER_NOT_FOUND"), result: .value("{ delivered: string[] }", "result")
-            )
+            ) { app, a throws(KiiError) in
+                let push = a.fields("push") ?? [:]
+                let delivered = try app.sendToUser(userID: push["user"]?.stringValue ?? "", message: push["message"]?.stringValue ?? "")
+                return .value(.object(["delivered": .array(delivered.map(Value.string))]))
+            }
         case .userStatus:
             return declare(
                 version: 2, lua: nil, [.string("userID", from: .path("user"), "as the path names the user")],
-                routes: [.get("/users/{user}/status", "Whether the user is disabled")], result: .http, answeredByAdapter: true
-            )
+                routes: [.get("/users/{user}/status", "Whether the user is disabled").resolving("userID", .kiiOwner(appAllowed: true))],
+                result: .http, answeredByAdapter: true
+            ) { app, a throws(KiiError) in
+                guard let user = app.user(userID: a.string("userID")) else { throw .userNotFound(a.string("userID")) }
+                return .value(.object(["disabled": .bool(user.disabled)]))
+            }
         case .registerPseudo:
             // Over HTTP: `POST users` with `RegistrationAndAuthorizationRequest` and no credentials, which the sign-up
             // route hands over (a route has one operation: this one has none of its own).
             return declare(
                 version: 3, lua: "users.register_pseudo",
                 [.properties("fields", optional: true, from: .body, "displayName, country, locale and custom fields")],
-                checks: checks("INVALID_INPUT_DATA", "RESOURCE_TEMPORARILY_UNAVAILABLE"), result: user
-            )
+                checks: checks("INVALID_INPUT_DATA", "RESOURCE_TEMPORARILY_UNAVAILABLE"), result: user, methodChecksFaults: true
+            ) { app, a throws(KiiError) in .record(try app.registerPseudo(fields: a.properties("fields"))) }
         case .putIdentity:
             // Over HTTP: `POST users/{user}` holding a `password`, which the update route hands over.
             return declare(

@@ -164,7 +164,6 @@ extension KiiApp {
     /// publishes to its connected client. Errors: 404 `USER_NOT_FOUND`.
     /// - Returns: the installation ids delivered to, sorted.
     package func sendToUser(userID: String, message: String) throws(KiiError) -> [String] {
-        try checkFaults(.sendToUser, [.object(["user": .string(userID), "message": .string(message)])])
         let user = try storedUser(userID)
         if user.isDisabled { return [] }
         let targets = lifecycle.installations.owned(by: user.userID)

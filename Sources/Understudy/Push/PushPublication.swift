@@ -88,7 +88,7 @@ package final class PushPublication: Sendable, Hashable {
 
 /// A Backendless publish as the caller asked for it (`app.push.publish{...}`, `POST messaging/{channel}`), before
 /// the domain checks it. Absent fields are nil.
-package struct PushRequest: Sendable {
+package struct PushRequest: TypedArgument {
     package var channel: String?
     package var message: String
     package var headers: [(name: String, value: String)]
@@ -122,6 +122,9 @@ package struct PushRequest: Sendable {
         self.repeatEvery = repeatEvery
         self.repeatExpiresAt = repeatExpiresAt
     }
+
+    /// The arguments a fault's `when(args)` sees, by the contract's field names.
+    package var faultValue: Value { faultArguments }
 
     /// The arguments a fault's `when(args)` sees, by the contract's field names.
     var faultArguments: Value {

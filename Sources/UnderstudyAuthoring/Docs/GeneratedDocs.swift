@@ -21,6 +21,7 @@ package enum GeneratedDocs {
     package static let sections: [Section] = [
         Section(file: "docs/lua-api.md", name: "operations") { _ in operationsTable() },
         Section(file: "docs/lua-api.md", name: "fault-arguments") { _ in faultArgumentsTable() },
+        Section(file: "docs/lua-api.md", name: "console-calls") { _ in consoleCallsTable() },
         Section(file: "docs/errors.md", name: "check-order-backendless") { current in checkOrderTable(.backendless, current) },
         Section(file: "docs/errors.md", name: "check-order-kii") { current in checkOrderTable(.kii, current) },
         Section(file: "docs/http.md", name: "routes-backendless") { current in routesTable(.backendless, current) },
@@ -124,6 +125,20 @@ package enum GeneratedDocs {
             generated: ["flavour", "operation (`op`)", "Lua call", "HTTP route (under the app's base path)"], kept: [],
             rows: rows, current: ""
         )
+    }
+
+    /// docs/lua-api.md: every console call (an app table's calls that are not operations, and the `understudy`
+    /// module's), with its flavours, its Lua call and its result.
+    static func consoleCallsTable() -> String {
+        var rows: [[String]] = []
+        for call in ConsoleCall.allCases {
+            let declaration = call.declaration(for: call.flavours.first ?? .backendless)
+            let owner = call.isModuleCall ? "understudy" : "app"
+            let flavours = call.isModuleCall ? "—" : call.flavours.map(flavourName).joined(separator: ", ")
+            let signature = declaration.luaSignature.map { "`\(owner).\($0)`" } ?? "—"
+            rows.append(["`\(call.rawValue)`", flavours, signature, "`\(declaration.result.lua)`"])
+        }
+        return table(generated: ["call", "flavours", "Lua call", "returns"], kept: [], rows: rows, current: "")
     }
 
     /// docs/lua-api.md: what a fault's `when(args)` sees, by operation.

@@ -6,16 +6,6 @@ internal import Understudy
 /// handler reads the request and calls one domain method.
 enum BackendlessDataRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
-        table.add(BackendlessOperation.dataSave, save)
-        table.add(BackendlessOperation.dataFind, find)
-        table.add(BackendlessOperation.dataFindFirst, first)
-        table.add(BackendlessOperation.dataFindLast, last)
-        table.add(BackendlessOperation.dataCount, count)
-        table.add(BackendlessOperation.updateStatus, updateStatus)
-        table.add(BackendlessOperation.assignRole, assignRole)
-        table.add(BackendlessOperation.unassignRole, unassignRole)
-        table.add(BackendlessOperation.rolesOf, rolesOf)
-        table.add(BackendlessOperation.roleUsers, roleUsers)
     }
 
     // MARK: Reading requests
@@ -103,63 +93,8 @@ enum BackendlessDataRoutes {
 
     // MARK: Data service
 
-    static let save: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .dataSave) { app, exchange in
-            try checkTable(exchange)
-            var record: [Property] = []
-            let pathID = exchange.parameters["objectId"]
-            for member in try BackendlessRoutes.object(exchange) ?? [] where !(member.key == "objectId" && !pathID.isEmpty) {
-                switch member.value {
-                case .array, .object: throw BackendlessError.unsupportedValue(member.key, kind: member.value.kindName)
-                default: record.append(Property(member.key, member.value.value))
-                }
-            }
-            if !pathID.isEmpty { record.append(Property("objectId", .string(pathID))) }
-            if exchange.method == .post { record.removeAll { $0.name == "objectId" } }
-            let token = exchange.header("user-token").flatMap { $0.isEmpty ? nil : $0 }
-            return Reply(body: JSONRecordWriter.json(try app.dataSave(record, token: token)))
-        }
-    }
-
-    static let find: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .dataFind) { app, exchange in
-            try checkTable(exchange)
-            let query = try query(exchange, fromBody: exchange.method == .post)
-            return Reply(body: records(try app.dataFind(query)))
-        }
-    }
-
     /// 1010 when no record matches.
     static let emptyStore = BackendlessError(code: 1010, message: "Unable to retrieve data - object store is empty", httpStatus: 404)
-
-    static let first: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .dataFindFirst) { app, exchange in
-            guard let record = try app.dataFindFirst(try query(exchange, fromBody: false)) else { throw emptyStore }
-            return Reply(body: JSONRecordWriter.json(record))
-        }
-    }
-
-    static let last: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .dataFindLast) { app, exchange in
-            guard let record = try app.dataFindLast(try query(exchange, fromBody: false)) else { throw emptyStore }
-            return Reply(body: JSONRecordWriter.json(record))
-        }
-    }
-
-    static let count: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .dataCount) { app, exchange in
-            try checkTable(exchange)
-            let whereClause: String?
-            if exchange.method == .post {
-                let body = try BackendlessRoutes.object(exchange).map(JSON.object)
-                whereClause = BackendlessRoutes.text(body?["where"])
-            } else {
-                whereClause = exchange.queryItem("where")
-            }
-            let count = try app.dataCount(whereClause.flatMap { $0.isEmpty ? nil : $0 })
-            return Reply(body: .integer(Int64(count)))
-        }
-    }
 
     // MARK: Routes shared with earlier versions
 
@@ -204,100 +139,6 @@ enum BackendlessDataRoutes {
         }
     }()
 
-    /// `POST emailtemplate/send`: `email.send_template` with the SDK's names (`template-name`, `addresses`,
-    /// `cc-addresses`, `bcc-addresses`, `criteria`, `uniqueEmails`, `template-values`; `attachment` ignored),
-    /// answered as `messaging/email` answers: `{"status":"scheduled","messageId","errorMessage":null}`.
-    /// Hand-written for that reply.
-    static let sendTemplate: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .sendTemplate) { app, exchange in
-            let body = JSON.object(try BackendlessRoutes.object(exchange) ?? [])
-            func strings(_ name: String) -> Value? {
-                switch body[name] {
-                case nil, .null?: return nil
-                case .string(let text)?: return .array([.string(text)])
-                case .array(let items)?: return .array(items.compactMap(BackendlessRoutes.text).map(Value.string))
-                default: return .array([])
-                }
-            }
-            var envelope: [String: Value] = [:]
-            envelope["to"] = strings("addresses")
-            envelope["cc"] = strings("cc-addresses")
-            envelope["bcc"] = strings("bcc-addresses")
-            if let criteria = BackendlessRoutes.text(body["criteria"]) { envelope["query"] = .string(criteria) }
-            if case .bool(let flag)? = body["uniqueEmails"] { envelope["unique_emails"] = .bool(flag) }
-            var given: [String: ArgumentValue] = ["name": .string(BackendlessRoutes.text(body["template-name"]) ?? ""), "envelope": .value(.object(envelope))]
-            if case .object(let members)? = body["template-values"] {
-                given["values"] = .properties(members.map { Property($0.key, $0.value.value) })
-            }
-            let outcome = try app.perform(.sendTemplate, given)
-            let id = outcome.record(as: TemplateSending.self)?.messageID ?? ""
-            return Reply(body: ["status": "scheduled", "messageId": .string(id), "errorMessage": nil])
-        }
-    }
-
-    // MARK: Status, roles
-
-    static let updateStatus: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .updateStatus) { app, exchange in
-            let key = BackendlessRoutes.key(exchange, app)
-            let body = try BackendlessRoutes.object(exchange).map(JSON.object)
-            let status: UserStatus?
-            switch body?["userStatus"] {
-            case .string("ENABLED")?: status = .enabled
-            case .string("DISABLED")?: status = .disabled
-            default: status = nil
-            }
-            if key == .cloudcode, status == nil {
-                throw BackendlessError.unparsableRequest("'userStatus' must be \"ENABLED\" or \"DISABLED\"")
-            }
-            _ = try app.updateStatus(objectID: exchange.parameters["objectId"], to: status ?? .enabled, key: key)
-            return Reply()
-        }
-    }
-
-    /// The body's `user` and `roleName`.
-    static func roleChange(_ exchange: Exchange) throws -> (identity: String, role: String) {
-        let body = try BackendlessRoutes.object(exchange).map(JSON.object)
-        return (BackendlessRoutes.text(body?["user"]) ?? "", BackendlessRoutes.text(body?["roleName"]) ?? "")
-    }
-
-    static let assignRole: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .assignRole) { app, exchange in
-            let (identity, role) = try roleChange(exchange)
-            try app.assignRole(identity: identity, role: role, key: BackendlessRoutes.key(exchange, app))
-            return Reply()
-        }
-    }
-
-    static let unassignRole: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .unassignRole) { app, exchange in
-            let (identity, role) = try roleChange(exchange)
-            try app.unassignRole(identity: identity, role: role, key: BackendlessRoutes.key(exchange, app))
-            return Reply()
-        }
-    }
-
-    static let rolesOf: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .rolesOf) { app, exchange in
-            let roles = try app.rolesOf(objectID: exchange.parameters["objectId"], key: BackendlessRoutes.key(exchange, app))
-            return Reply(body: .array(roles.map(JSON.string)))
-        }
-    }
-
-    static let roleUsers: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .roleUsers) { app, exchange in
-            let loadRoles = exchange.queryItem("loadRoles").map { $0 == "true" }
-            let query = try query(exchange, fromBody: false)
-            var options: [String: Value] = [:]
-            if let loadRoles { options["load_roles"] = .bool(loadRoles) }
-            if query.faultValue != .null { options["query"] = query.faultValue }
-            let found = try app.roleUsers(
-                role: exchange.parameters["roleName"], loadRoles: loadRoles, query: query,
-                faultOptions: options.isEmpty ? .null : .object(options)
-            )
-            return Reply(body: records(found))
-        }
-    }
 }
 
 extension String {

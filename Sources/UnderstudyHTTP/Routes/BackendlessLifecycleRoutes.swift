@@ -11,13 +11,6 @@ internal import Understudy
 /// user's roles and the Users table's columns, password verification (CloudCode only) and a message's status.
 /// Registered from `BackendlessRoutes.register`.
 enum BackendlessLifecycleRoutes {
-    static func register(in table: inout RouteTable<RouteHandler>) {
-        table.add(BackendlessOperation.appInfo, info)
-        table.add(BackendlessOperation.resetPassword, changePassword, variants: ["page": changePasswordPage])
-        table.add(BackendlessOperation.userRoles, userRoles)
-        table.add(BackendlessOperation.verifyPassword, verifyPassword)
-    }
-
     // MARK: Plumbing
 
     /// 3064 when the request carries a `user-token` header that is not a live session (the SDKs send the token
@@ -59,31 +52,6 @@ enum BackendlessLifecycleRoutes {
                 return String(raw)
             }
             return text
-        }
-    }
-
-    // MARK: App info, roles, columns, password verification, message status
-
-    static let info: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .appInfo) { app, exchange in
-            try caller(exchange, app)
-            return Reply(body: ["loggers": [], "rtURL": nil])
-        }
-    }
-
-    static let userRoles: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .userRoles) { app, exchange in
-            guard try caller(exchange, app) != nil, let token = exchange.header("user-token") else {
-                return Reply(body: ["NotAuthenticatedUser", "RestUser"])
-            }
-            let roles = ["AuthenticatedUser", "RestUser"] + app.sessionRoles(token: token)
-            return Reply(body: .array(roles.map(JSON.string)))
-        }
-    }
-
-    static let verifyPassword: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .verifyPassword) { _, _ in
-            throw BackendlessError.catalogue(3122)
         }
     }
 

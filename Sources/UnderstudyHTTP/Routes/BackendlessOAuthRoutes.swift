@@ -1,32 +1,5 @@
 internal import Understudy
 
-/// Sign-up and login through an OAuth provider over HTTP (contract version 3): the SDKs' `users/social/{provider}/login`
-/// (`loginWithOauth2`, `loginWithOauth1`), the REST docs' `users/oauth/{provider}/login`, and the legacy
-/// `users/social/facebook|googleplus/sdk/login`. Each runs `users.login_oauth` and answers the user with its
-/// `user-token`, as `users/login` does.
-enum BackendlessOAuthRoutes {
-    static func register(in table: inout RouteTable<RouteHandler>) {
-        table.add(
-            BackendlessOperation.loginOAuth, login(provider: nil),
-            variants: ["facebook": login(provider: "facebook"), "googleplus": login(provider: "googleplus")]
-        )
-    }
-
-    /// The login of `provider`, or of the path's `{provider}` when nil.
-    static func login(provider fixed: String?) -> RouteHandler {
-        { exchange in
-            BackendlessRoutes.serve(&exchange, .loginOAuth) { app, exchange in
-                let body = JSON.object(try BackendlessRoutes.object(exchange) ?? [])
-                let request = try OAuthLoginRequest(body)
-                let session = try app.loginOAuth(
-                    provider: fixed ?? exchange.parameters["provider"], token: request.token, options: request.options
-                )
-                return Reply(body: BackendlessWire.user(session.user, token: session.token))
-            }
-        }
-    }
-}
-
 /// The body of an OAuth login as the SDKs send it: `accessToken`, `accessTokenSecret` (OAuth1), `fieldsMapping`
 /// (the Flutter SDK's `fieldsMappings` too) and `guestUser` (an object, a JSON string holding one, as Flutter
 /// sends it, or the guest's objectId). A null field is the same as an absent one (the JS SDK sends `"guestUser": null`).

@@ -6,12 +6,6 @@ internal import Understudy
 /// publish answers `{"status": "scheduled", "messageId", "errorMessage": null}`, as the live server does;
 /// `GET messaging/{messageId}` then gives the real status.
 enum BackendlessPushRoutes {
-    static func register(in table: inout RouteTable<RouteHandler>) {
-        table.add(BackendlessOperation.publish, publish)
-        table.add(BackendlessOperation.pushWithTemplate, withTemplate)
-        table.add(BackendlessOperation.sendEmail, sendEmail)
-    }
-
     /// What every accepted publish, template push and email answers.
     static func accepted(_ messageID: String) -> Reply {
         Reply(body: ["status": "scheduled", "messageId": .string(messageID), "errorMessage": nil])
@@ -23,48 +17,47 @@ enum BackendlessPushRoutes {
 
     // MARK: Publish
 
-    static let publish: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .publish) { app, exchange in
-            let body = JSON.object(try BackendlessRoutes.object(exchange) ?? [])
-            let message: String
-            switch body["message"] {
-            case .string(let text)?: message = text
-            case nil, .null?:
-                throw Refusal(reply: ServerFailures.wrongBody(.backendless, expected: "an object with a message", got: "none"))
-            case let other?: message = JSONWriter.string(other)
-            }
-            var request = PushRequest(message: message, channel: exchange.parameters["channel"])
-            request.headers = try headers(body["headers"])
-            request.policy = try policy(body)
-            request.broadcast = try broadcast(body["pushBroadcast"])
-            switch body["pushSinglecast"] {
-            case nil, .null?: break
-            case .array(let items)?:
-                var ids: [String] = []
-                for item in items {
-                    guard let id = BackendlessRoutes.text(item) else { throw refusal("pushSinglecast", "a list of device ids", got: item) }
-                    ids.append(id)
-                }
-                request.singlecast = ids
-            case .string(let id)?: request.singlecast = [id]
-            case let other?: throw refusal("pushSinglecast", "a list of device ids", got: other)
-            }
-            request.publishAt = try milliseconds(body, "publishAt")
-            request.repeatExpiresAt = try milliseconds(body, "repeatExpiresAt")
-            switch body["repeatEvery"] {
-            case nil, .null?: break
-            case .integer(let seconds)?: request.repeatEvery = Double(seconds)
-            case .number(let seconds)?: request.repeatEvery = seconds  // 1.5: 5003 from the domain
-            case let other?: throw refusal("repeatEvery", "a number of seconds", got: other)
-            }
-            // The SDKs send 0 for an unset time (the RT echo does too): absent.
-            if request.publishAt == 0 { request.publishAt = nil }
-            if request.repeatExpiresAt == 0, request.repeatEvery == nil || request.repeatEvery == 0 {
-                request.repeatExpiresAt = nil
-                request.repeatEvery = nil
-            }
-            return accepted(try app.publish(request).messageID)
+    /// A publish as the SDKs send it: the path's `{channel}` and the body's fields.
+    static func publication(_ body: JSON?, channel: String) throws -> PushRequest {
+        let body = body ?? .object([])
+        let message: String
+        switch body["message"] {
+        case .string(let text)?: message = text
+        case nil, .null?:
+            throw Refusal(reply: ServerFailures.wrongBody(.backendless, expected: "an object with a message", got: "none"))
+        case let other?: message = JSONWriter.string(other)
         }
+        var request = PushRequest(message: message, channel: channel)
+        request.headers = try headers(body["headers"])
+        request.policy = try policy(body)
+        request.broadcast = try broadcast(body["pushBroadcast"])
+        switch body["pushSinglecast"] {
+        case nil, .null?: break
+        case .array(let items)?:
+            var ids: [String] = []
+            for item in items {
+                guard let id = BackendlessRoutes.text(item) else { throw refusal("pushSinglecast", "a list of device ids", got: item) }
+                ids.append(id)
+            }
+            request.singlecast = ids
+        case .string(let id)?: request.singlecast = [id]
+        case let other?: throw refusal("pushSinglecast", "a list of device ids", got: other)
+        }
+        request.publishAt = try milliseconds(body, "publishAt")
+        request.repeatExpiresAt = try milliseconds(body, "repeatExpiresAt")
+        switch body["repeatEvery"] {
+        case nil, .null?: break
+        case .integer(let seconds)?: request.repeatEvery = Double(seconds)
+        case .number(let seconds)?: request.repeatEvery = seconds  // 1.5: 5003 from the domain
+        case let other?: throw refusal("repeatEvery", "a number of seconds", got: other)
+        }
+        // The SDKs send 0 for an unset time (the RT echo does too): absent.
+        if request.publishAt == 0 { request.publishAt = nil }
+        if request.repeatExpiresAt == 0, request.repeatEvery == nil || request.repeatEvery == 0 {
+            request.repeatExpiresAt = nil
+            request.repeatEvery = nil
+        }
+        return request
     }
 
     /// The time in milliseconds at `field`, as seconds; nil when absent; 8002 naming the field when it is not a
@@ -150,66 +143,40 @@ enum BackendlessPushRoutes {
 
     // MARK: Templates
 
-    static let withTemplate: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .pushWithTemplate) { app, exchange in
-            let members = try BackendlessRoutes.object(exchange) ?? []
-            // `{"templateValues": {...}}` as JS, Swift and the docs send it; the Flutter REST SDK sends the values
-            // unwrapped.
-            var source = members
-            if let wrapped = members.first(where: { $0.key == "templateValues" }) {
-                switch wrapped.value {
-                case .object(let values): source = values
-                case .null: source = []
-                case let other: throw refusal("templateValues", "an object", got: other)
-                }
-            }
-            var values: [String: String] = [:]
-            for member in source {
-                if case .null = member.value { continue }
-                guard let text = BackendlessRoutes.text(member.value) else {
-                    throw refusal("templateValues.\(member.key)", "a string", got: member.value)
-                }
-                values[member.key] = text
-            }
-            return accepted(try app.pushWithTemplate(exchange.parameters["templateName"], values: values).messageID)
-        }
-    }
-
     // MARK: Email
 
-    static let sendEmail: RouteHandler = { exchange in
-        BackendlessRoutes.serve(&exchange, .sendEmail) { app, exchange in
-            let body = JSON.object(try BackendlessRoutes.object(exchange) ?? [])
-            guard case .string(let subject)? = body["subject"] else {
-                throw refusal("subject", "a string", got: body["subject"] ?? .null)
-            }
-            var text: String?
-            var html: String?
-            switch body["bodyparts"] {
-            case nil, .null?: break
-            case .object(let parts)?:
-                let parts = JSON.object(parts)
-                for (key, value) in [("textmessage", parts["textmessage"]), ("htmlmessage", parts["htmlmessage"])] {
-                    switch value {
-                    case nil, .null?: continue
-                    case .string(let content)?: if key == "textmessage" { text = content } else { html = content }
-                    case let other?: throw refusal("bodyparts.\(key)", "a string", got: other)
-                    }
+    /// The email API's `bodyparts`: `{ textmessage?, htmlmessage? }` with only the parts given.
+    static func bodyParts(_ body: JSON) throws(Refusal) -> Value {
+        var parts: [String: Value] = [:]
+        switch body["bodyparts"] {
+        case nil, .null?: break
+        case .object(let members)?:
+            let given = JSON.object(members)
+            for key in ["textmessage", "htmlmessage"] {
+                switch given[key] {
+                case nil, .null?: continue
+                case .string(let content)?: parts[key] = .string(content)
+                case let other?: throw refusal("bodyparts.\(key)", "a string", got: other)
                 }
-            case let other?: throw refusal("bodyparts", "an object with textmessage and htmlmessage", got: other)
             }
-            var recipients: [String] = []
-            switch body["to"] {
-            case .array(let items)?:
-                for item in items {
-                    guard case .string(let address) = item, !address.isEmpty else { throw refusal("to", "a list of addresses", got: item) }
-                    recipients.append(address)
-                }
-            case .string(let address)? where !address.isEmpty: recipients = [address]
-            case let other: throw refusal("to", "a list of addresses", got: other ?? .null)
-            }
-            guard !recipients.isEmpty else { throw refusal("to", "a list of at least one address", got: .array([])) }
-            return accepted(try app.sendEmail(subject: subject, text: text, html: html, to: recipients))
+        case let other?: throw refusal("bodyparts", "an object with textmessage and htmlmessage", got: other)
         }
+        return .object(parts)
+    }
+
+    /// The email API's `to`: a list of addresses or one; at least one.
+    static func recipients(_ body: JSON) throws(Refusal) -> [String] {
+        var recipients: [String] = []
+        switch body["to"] {
+        case .array(let items)?:
+            for item in items {
+                guard case .string(let address) = item, !address.isEmpty else { throw refusal("to", "a list of addresses", got: item) }
+                recipients.append(address)
+            }
+        case .string(let address)? where !address.isEmpty: recipients = [address]
+        case let other: throw refusal("to", "a list of addresses", got: other ?? .null)
+        }
+        guard !recipients.isEmpty else { throw refusal("to", "a list of at least one address", got: .array([])) }
+        return recipients
     }
 }

@@ -15,17 +15,12 @@ enum BackendlessRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
         table.addDeclared(
             BackendlessOperation.self,
+            handlers: [.resetPassword: BackendlessLifecycleRoutes.changePassword],
             variants: [
                 .login: ["by_id": BackendlessDataRoutes.loginOrByID], .getUser: ["projection": BackendlessDataRoutes.getUserOrRecord],
-                .sendTemplate: ["scheduled": BackendlessDataRoutes.sendTemplate],
+                .resetPassword: ["page": BackendlessLifecycleRoutes.changePasswordPage],
             ]
         )
-        table.add(BackendlessOperation.confirmEmail, confirmEmail)
-        table.add(BackendlessOperation.registerDevice, registerDevice)
-        BackendlessPushRoutes.register(in: &table)
-        BackendlessLifecycleRoutes.register(in: &table)
-        BackendlessOAuthRoutes.register(in: &table)
-        BackendlessDataRoutes.register(in: &table)
         BackendlessAMFGateway.register(in: &table)
     }
 
@@ -86,18 +81,6 @@ enum BackendlessRoutes {
 
     // MARK: Users
 
-    static let confirmEmail: RouteHandler = { exchange in
-        serve(&exchange, .confirmEmail) { app, exchange in
-            let user = try app.confirmEmail(linkToken: exchange.parameters["token"])
-            return Reply(
-                body: [
-                    "message": "The email address is confirmed.", "objectId": .string(user.objectID),
-                    "userStatus": .string(user.status.rawValue),
-                ]
-            )
-        }
-    }
-
     // MARK: Push
 
     /// `expiration` as the SDKs send it: seconds (JS), milliseconds (Swift, Flutter), or an ISO 8601 string
@@ -120,35 +103,34 @@ enum BackendlessRoutes {
         .wrongDeviceJSON(detail)
     }
 
-    static let registerDevice: RouteHandler = { exchange in
-        serve(&exchange, .registerDevice) { app, exchange in
-            guard let members = try object(exchange) else { throw BackendlessError.catalogue(5006) }
-            let body = JSON.object(members)
-            guard let token = text(body["deviceToken"]), !token.isEmpty else { throw formatError("deviceToken is required") }
-            let osNames = DeviceRegistration.OperatingSystem.allCases.map(\.rawValue)
-            guard let osName = text(body["os"]), let os = DeviceRegistration.OperatingSystem(rawValue: osName.uppercased()) else {
-                throw formatError("os must be one of \(osNames.joined(separator: ", "))")
-            }
-            var channels: [String]?
-            switch body["channels"] {
-            case nil, .null?: channels = nil
-            case .array(let items)?:
-                channels = []
-                for item in items {
-                    guard case .string(let name) = item else { throw formatError("channels must be a list of names") }
-                    channels?.append(name)
-                }
-            case .string(let name)?: channels = [name]
-            default: throw formatError("channels must be a list of names")
-            }
-            let registration = try app.registerDevice(
-                token: token, deviceID: text(body["deviceId"]).flatMap { $0.isEmpty ? nil : $0 }, os: os,
-                osVersion: text(body["osVersion"]), channels: channels, expiration: expiration(body["expiration"])
-            )
-            return Reply(body: ["registrationId": .string(registration.registrationID)])
+    /// A device registration's fields by the contract's names, read from the SDKs' body (`deviceToken`, `os` in any
+    /// case, `channels` a list or one name, `expiration` by `expiration(_:)`): 5006 without a body.
+    static func deviceRegistration(_ body: JSON?) throws -> [String: Value] {
+        guard let body else { throw BackendlessError.catalogue(5006) }
+        guard let token = text(body["deviceToken"]), !token.isEmpty else { throw formatError("deviceToken is required") }
+        let osNames = DeviceRegistration.OperatingSystem.allCases.map(\.rawValue)
+        guard let osName = text(body["os"]), let os = DeviceRegistration.OperatingSystem(rawValue: osName.uppercased()) else {
+            throw formatError("os must be one of \(osNames.joined(separator: ", "))")
         }
+        var channels: [String]?
+        switch body["channels"] {
+        case nil, .null?: channels = nil
+        case .array(let items)?:
+            channels = []
+            for item in items {
+                guard case .string(let name) = item else { throw formatError("channels must be a list of names") }
+                channels?.append(name)
+            }
+        case .string(let name)?: channels = [name]
+        default: throw formatError("channels must be a list of names")
+        }
+        var fields: [String: Value] = ["token": .string(token), "os": .string(os.rawValue)]
+        fields["device_id"] = text(body["deviceId"]).flatMap { $0.isEmpty ? nil : Value.string($0) }
+        fields["os_version"] = text(body["osVersion"]).map(Value.string)
+        fields["channels"] = channels.map { .array($0.map(Value.string)) }
+        fields["expiration"] = expiration(body["expiration"])
+        return fields
     }
-
 }
 
 extension BackendlessRoutes {

@@ -9,7 +9,6 @@ internal import Understudy
 /// does not issue: they may delete a user and read or change a user's status; a user token may not change a status.
 enum KiiLifecycleRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
-        table.add(KiiOperation.userStatus, getStatus)
         KiiInstallationRoutes.register(in: &table)
         KiiTopicRoutes.register(in: &table)
     }
@@ -51,14 +50,6 @@ enum KiiLifecycleRoutes {
             return KiiRoutes.withContentType(
                 Reply(body: ["modifiedAt": .integer(updated.modified)]), "application/vnd.kii.UserDataRetrievalResponse+json"
             )
-        }
-    }
-
-    /// `{"disabled": bool}` for app credentials or the owner's token.
-    static let getStatus: RouteHandler = { exchange in
-        KiiRoutes.serve(&exchange, .userStatus) { app, exchange in
-            let user = try KiiRoutes.owned(app, exchange, appAllowed: true).user
-            return Reply(body: ["disabled": .bool(user.disabled)])
         }
     }
 

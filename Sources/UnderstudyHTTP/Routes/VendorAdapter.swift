@@ -1,3 +1,4 @@
+internal import HTTPTypes
 internal import Understudy
 
 /// The one HTTP handler of every declared route whose operation names its domain method: it finds the app (the
@@ -64,6 +65,7 @@ enum VendorAdapter {
         case (.liveUserToken, .backendless(let app)): try BackendlessLifecycleRoutes.caller(exchange, app)
         case (.credentials, .kii(let app)): _ = try KiiRoutes.anyCaller(app, exchange)
         case (.topicCaller, .kii(let app)): _ = try KiiTopicRoutes.caller(app, exchange)
+        case (.backendlessUsersTable, .backendless): try BackendlessDataRoutes.checkTable(exchange)
         case (.appCredentials, .kii(let app)):
             guard case .app = try KiiRoutes.anyCaller(app, exchange) else {
                 throw KiiError.unauthorized("Only the application administrator (app credentials here) may change a user's status")
@@ -275,6 +277,107 @@ struct RequestArguments {
             return .bool(flag)
         case (.requestURL, _):
             return .string(app.linkBase + exchange.path + (exchange.query.isEmpty ? "" : "?" + exchange.query))
+        case (.backendlessKey, .backendless(let app)):
+            return .string(BackendlessRoutes.key(exchange, app).rawValue)
+        case (.backendlessUserStatus, .backendless(let app)):
+            switch try body()?["userStatus"] {
+            case .string("ENABLED")?: return "ENABLED"
+            case .string("DISABLED")?: return "DISABLED"
+            default:
+                if BackendlessRoutes.key(exchange, app) == .cloudcode {
+                    throw BackendlessError.unparsableRequest("'userStatus' must be \"ENABLED\" or \"DISABLED\"")
+                }
+                return "ENABLED"
+            }
+        case (.backendlessQuery, .backendless):
+            return .typed(try BackendlessDataRoutes.query(exchange, fromBody: exchange.method == .post))
+        case (.backendlessRoleUsersOptions, .backendless):
+            let loadRoles = exchange.queryItem("loadRoles").map { $0 == "true" }
+            return .typed(RoleUsersOptions(loadRoles: loadRoles, query: try BackendlessDataRoutes.query(exchange, fromBody: false)))
+        case (.backendlessDataRecord, .backendless):
+            // The body's objectId gives way to the path's; a POST creates (no objectId at all).
+            var record: [Property] = []
+            let pathID = exchange.parameters["objectId"]
+            if case .object(let members)? = try body() {
+                for member in members where !(member.key == "objectId" && !pathID.isEmpty) {
+                    switch member.value {
+                    case .array, .object: throw BackendlessError.unsupportedValue(member.key, kind: member.value.kindName)
+                    default: record.append(Property(member.key, member.value.value))
+                    }
+                }
+            }
+            if !pathID.isEmpty { record.append(Property("objectId", .string(pathID))) }
+            if exchange.method == .post { record.removeAll { $0.name == "objectId" } }
+            return .properties(record)
+        case (.backendlessConfirmationLink, .backendless(let app)):
+            guard let objectID = app.confirmationObjectID(linkToken: exchange.parameters["token"]) else {
+                throw BackendlessError.invalidConfirmationLink
+            }
+            return .string(objectID)
+        case (.backendlessTemplateValues, .backendless):
+            // `{"templateValues": {...}}` as JS, Swift and the docs send it; the Flutter REST SDK sends the values
+            // unwrapped.
+            let members: [JSON.Member]
+            if case .object(let given)? = try body() { members = given } else { members = [] }
+            var source = members
+            if let wrapped = members.first(where: { $0.key == "templateValues" }) {
+                switch wrapped.value {
+                case .object(let values): source = values
+                case .null: source = []
+                case let other: throw BackendlessPushRoutes.refusal("templateValues", "an object", got: other)
+                }
+            }
+            var values: [Property] = []
+            for member in source {
+                if case .null = member.value { continue }
+                guard let text = BackendlessRoutes.text(member.value) else {
+                    throw BackendlessPushRoutes.refusal("templateValues.\(member.key)", "a string", got: member.value)
+                }
+                values.append(Property(member.key, .string(text)))
+            }
+            return .properties(values)
+        case (.backendlessDeviceRegistration, .backendless):
+            return .value(.object(try BackendlessRoutes.deviceRegistration(try body())))
+        case (.backendlessPublication, .backendless):
+            return .typed(try BackendlessPushRoutes.publication(try body(), channel: exchange.parameters["channel"]))
+        case (.backendlessOAuthOptions, .backendless):
+            return .typed(try OAuthLoginRequest(try body() ?? .object([])).options)
+        case (.backendlessEmailSubject, .backendless):
+            let body = try body() ?? .object([])
+            guard case .string(let subject)? = body["subject"] else {
+                throw BackendlessPushRoutes.refusal("subject", "a string", got: body["subject"] ?? .null)
+            }
+            return .string(subject)
+        case (.backendlessEmailBodyParts, .backendless):
+            return .value(try BackendlessPushRoutes.bodyParts(try body() ?? .object([])))
+        case (.backendlessEmailRecipients, .backendless):
+            return .value(.array(try BackendlessPushRoutes.recipients(try body() ?? .object([])).map(Value.string)))
+        case (.backendlessEmailEnvelope, .backendless):
+            let body = try body() ?? .object([])
+            func strings(_ name: String) -> Value? {
+                switch body[name] {
+                case nil, .null?: return nil
+                case .string(let text)?: return .array([.string(text)])
+                case .array(let items)?: return .array(items.compactMap(BackendlessRoutes.text).map(Value.string))
+                default: return .array([])
+                }
+            }
+            var envelope: [String: Value] = [:]
+            envelope["to"] = strings("addresses")
+            envelope["cc"] = strings("cc-addresses")
+            envelope["bcc"] = strings("bcc-addresses")
+            if let criteria = BackendlessRoutes.text(body["criteria"]) { envelope["query"] = .string(criteria) }
+            if case .bool(let flag)? = body["uniqueEmails"] { envelope["unique_emails"] = .bool(flag) }
+            return .value(.object(envelope))
+        case (.backendlessTemplateValuesObject, .backendless):
+            guard case .object(let members)? = try body()?["template-values"] else { return .absent }
+            return .properties(members.map { Property($0.key, $0.value.value) })
+        case (.textOrEmpty, _):
+            guard case .string(let text) = try read(argument, from: source) else { return .string("") }
+            return .string(text)
+        case (.nonEmptyText, _):
+            guard case .string(let text) = try read(argument, from: source), !text.isEmpty else { return .absent }
+            return .string(text)
         default:
             preconditionFailure("the resolver \(resolver) is not \(app.flavour.rawValue)'s")
         }
@@ -325,6 +428,24 @@ enum VendorPresenters {
         case .backendlessSignInEnding:
             guard let signIn = outcome.record(as: OAuthSignIn.self) else { return Reply(body: json(outcome, app.flavour)) }
             return ProviderSignIn.ending(signIn)
+        case .backendlessScheduled:
+            let messageID: String
+            switch outcome {
+            case .record(let result as PublishResult): messageID = result.messageID
+            case .record(let sending as TemplateSending): messageID = sending.messageID
+            case .text(let id): messageID = id
+            default: return Reply(body: json(outcome, app.flavour))
+            }
+            return BackendlessPushRoutes.accepted(messageID)
+        case .backendlessCallerRoles:
+            guard case .backendless(let app) = app.flavoured, try BackendlessLifecycleRoutes.caller(exchange, app) != nil,
+                let token = exchange.header("user-token")
+            else { return Reply(body: ["NotAuthenticatedUser", "RestUser"]) }
+            let roles = ["AuthenticatedUser", "RestUser"] + app.sessionRoles(token: token)
+            return Reply(body: .array(roles.map(JSON.string)))
+        case .backendlessRecordOrEmptyStore:
+            guard case .record = outcome else { throw BackendlessDataRoutes.emptyStore }
+            return Reply(body: json(outcome, app.flavour))
         case .kiiVerified: return KiiRoutes.verified
         case .kiiTopicList:
             guard case .value(.array(let ids)) = outcome else { return Reply(body: json(outcome, app.flavour)) }

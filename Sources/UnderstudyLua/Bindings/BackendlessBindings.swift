@@ -48,34 +48,16 @@ enum BackendlessBindings {
         switch operation {
         case .register, .login, .logout, .guestLogin, .setStatus, .getUser, .restorePassword, .resendConfirmation,
             .confirmationURL, .updateUser, .deleteUser, .getDevice, .unregisterDevice, .messageStatus, .cancelMessage, .pushTemplates,
-            .sendTemplate, .describeUsers, .loginByID, .dataRemove:
+            .sendTemplate, .describeUsers, .loginByID, .dataRemove, .updateStatus, .assignRole, .unassignRole, .rolesOf, .dataCount,
+            .roleUsers, .dataSave, .dataFind, .dataFindFirst, .dataFindLast, .dataFindByID, .confirmEmail,
+            .pushWithTemplate, .resetPassword:
             return nil
-        // Not yet derived (issue 28, partial): confirm_email takes a link or an objectId and its domain checks its
-        // faults with the objectId a link names; reset_password's HTTP side is the recovery page (a form).
-        case .confirmEmail: return confirmEmail
-        case .resetPassword: return BackendlessLifecycleBindings.resetPassword
-        // Not yet derived: table arguments read field by field with their own misuse messages (the generic
-        // `fields(of:)` words some of them differently), and over HTTP the SDKs' units and spellings.
+        // Hand-written in Lua only (their HTTP routes are derived): the table argument is read field by field with
+        // misuse messages of its own (`registration.os must be "IOS" or "ANDROID"`, a whole `repeat_every` given as
+        // 60.0, `options.fields_mapping` keys), which the declared field types do not say yet.
         case .registerDevice: return registerDevice
         case .publish: return BackendlessPushBindings.publish
-        case .pushWithTemplate: return BackendlessPushBindings.withTemplate
         case .loginOAuth: return BackendlessOAuthBindings.login
-        // Contract v4's Data service and roles (i32b), written before the declarations performed (describe,
-        // login_by_id, data.remove and email.send_template now perform); each binding reads its arguments and calls
-        // one domain method that checks its own fault. Not yet derived because: the `key` argument over HTTP is the
-        // path's API key (no resolver yet), a query's page and sort rules raise in Lua but answer 1025/1005/1004/
-        // 19000 over HTTP (no resolver yet).
-        case .updateStatus: return BackendlessDataBindings.updateStatus
-        case .assignRole: return BackendlessDataBindings.assign
-        case .unassignRole: return BackendlessDataBindings.unassign
-        case .rolesOf: return BackendlessDataBindings.of
-        case .roleUsers: return BackendlessDataBindings.users
-        case .dataSave: return BackendlessDataBindings.save
-        case .dataFind: return BackendlessDataBindings.find
-        case .dataFindFirst: return BackendlessDataBindings.findFirst
-        case .dataFindLast: return BackendlessDataBindings.findLast
-        case .dataFindByID: return BackendlessDataBindings.findByID
-        case .dataCount: return BackendlessDataBindings.count
         case .isValidToken, .appInfo, .userRoles, .verifyPassword, .sendEmail, .oauthURL, .oauthAuthorize, .oauthPage: return nil
         }
     }
@@ -88,16 +70,6 @@ enum BackendlessBindings {
     }
 
     // MARK: users
-
-    static let confirmEmail: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.confirmEmail) { call throws(LuaMisuse) in
-            let objectID = try call.arguments(of: BackendlessOperation.confirmEmail).string("objectId")
-            let app = try call.backendless()
-            return call.answer { () throws(BackendlessError) in try app.confirmEmail(objectIDOrLink: objectID) }
-        }
-    }
-
-
 
     // MARK: devices, channels, push
 

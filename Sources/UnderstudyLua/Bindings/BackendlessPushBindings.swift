@@ -134,26 +134,6 @@ enum BackendlessPushBindings {
         }
     }
 
-    static let withTemplate: us_swift_fn = { L in
-        LuaCall.run(L, BackendlessOperation.pushWithTemplate) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: BackendlessOperation.pushWithTemplate)
-            let app = try call.backendless()
-            let name = arguments.string("name")
-            var values: [String: String] = [:]
-            if let given = arguments.optionalProperties("values") {
-                for property in given {
-                    switch property.value {
-                    case .string(let text): values[property.name] = text
-                    case .int(let number): values[property.name] = String(number)
-                    case .double(let number): values[property.name] = String(number)
-                    case .bool(let flag): values[property.name] = String(flag)
-                    default: throw LuaMisuse("values.\(property.name) must be a string, number or boolean")
-                    }
-                }
-            }
-            return call.answer { () throws(BackendlessError) in try app.pushWithTemplate(name, values: values) }
-        }
-    }
 }
 
 extension Value {

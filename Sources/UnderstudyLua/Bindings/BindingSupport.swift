@@ -45,9 +45,14 @@ struct BindingTree {
         }
     }
 
-    /// Adds a declared call at its Lua path: the adapter when it names its domain method, else `binding`.
+    /// Adds a declared call at its Lua path: `binding` when the flavour still writes one (its HTTP routes may be
+    /// derived all the same), else the adapter when the declaration names its domain method.
     private mutating func add(_ declaration: OperationDeclaration, _ binding: us_swift_fn?) {
         guard let path = declaration.lua else { return }
+        if let binding {
+            add(path, .binding(binding))
+            return
+        }
         if let index = OperationAdapter.index(of: declaration) {
             add(path, .operation(index))
             return

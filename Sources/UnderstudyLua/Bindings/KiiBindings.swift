@@ -48,11 +48,9 @@ enum KiiBindings {
         // Answered by reading state (`answeredByAdapter`): faults are checked before the caller's checks.
         case .getInstallation: return KiiInstallationBindings.get
         case .listInstallations: return KiiInstallationBindings.list
-        case .sendToUser: return KiiInstallationBindings.sendToUser
-        case .registerPseudo: return KiiPseudoUserBindings.registerPseudo
         case .putIdentity: return KiiPseudoUserBindings.putIdentity
         case .sendToTopic: return KiiTopicBindings.send
-        case .userStatus, .topicExists: return nil
+        case .userStatus, .topicExists, .sendToUser, .registerPseudo: return nil
         case .verifyEmail, .verifyPhone, .changePhone, .resendEmailVerification, .resendPhoneVerification, .me, .getUser,
             .requestPasswordReset, .completePasswordReset, .changePassword, .deleteUser, .setDisabled, .login, .changeEmail,
             .openResetLink, .updateUser, .createTopic, .deleteTopic, .listTopics, .subscribe, .unsubscribe, .isSubscribed,

@@ -52,25 +52,4 @@ enum KiiInstallationBindings {
             return 1
         }
     }
-
-    /// `send_to_user{ user, message }` → `{ delivered = { installationID, ... } }`
-    static let sendToUser: us_swift_fn = { L in
-        LuaCall.run(L, KiiOperation.sendToUser) { call throws(LuaMisuse) in
-            _ = try call.arguments(of: KiiOperation.sendToUser)
-            let push = try call.fields(of: KiiOperation.sendToUser, "push") ?? [:]  // declared: both required strings
-            let app = try call.kii()
-            let user = push["user"]?.stringValue ?? ""
-            let message = push["message"]?.stringValue ?? ""
-            do throws(KiiError) {
-                let delivered = try app.sendToUser(userID: user, message: message)
-                lua_createtable(call.L, 0, 1)
-                let table = lua_gettop(call.L)
-                LuaValues.push(call.L, strings: delivered)
-                LuaValues.setField(call.L, table, "delivered")
-                return 1
-            } catch {
-                return call.fail(error)
-            }
-        }
-    }
 }

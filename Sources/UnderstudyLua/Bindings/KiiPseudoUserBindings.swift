@@ -4,16 +4,6 @@ internal import Understudy
 
 /// `app.users.register_pseudo` and `app.users.put_identity` (contract v3: Kii pseudo users).
 enum KiiPseudoUserBindings {
-    /// `register_pseudo(fields?)`: `fields` a table of strings, numbers and booleans.
-    static let registerPseudo: us_swift_fn = { L in
-        LuaCall.run(L, KiiOperation.registerPseudo) { call throws(LuaMisuse) in
-            let arguments = try call.arguments(of: KiiOperation.registerPseudo)
-            let app = try call.kii()
-            let fields = arguments.properties("fields")
-            return call.answer { () throws(KiiError) in try app.registerPseudo(fields: fields) }
-        }
-    }
-
     /// `put_identity(token, identity)`: `identity = { username?, email?, phone?, country?, password, fields? }`.
     static let putIdentity: us_swift_fn = { L in
         LuaCall.run(L, KiiOperation.putIdentity) { call throws(LuaMisuse) in

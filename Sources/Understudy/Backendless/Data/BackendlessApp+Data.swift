@@ -49,7 +49,6 @@ extension BackendlessApp {
 
     /// `data.users.find(query?)`: the records matching `where`, sorted, then the page.
     package func dataFind(_ query: DataQuery = DataQuery()) throws(BackendlessError) -> [DataRecord] {
-        try checkFaults(.dataFind, [query.faultValue])
         return try findRecords(query)
     }
 
@@ -82,14 +81,12 @@ extension BackendlessApp {
 
     /// `data.users.find_first(query?)`: the first match in `find`'s order, or nil; paging is ignored.
     package func dataFindFirst(_ query: DataQuery = DataQuery()) throws(BackendlessError) -> DataRecord? {
-        try checkFaults(.dataFindFirst, [query.faultValue])
         let prepared = try prepare(query)
         return Self.smallest(matches(prepared), 1, by: order(prepared)).first.map { record($0, prepared) }
     }
 
     /// `data.users.find_last(query?)`: the last match in `find`'s order, or nil; paging is ignored.
     package func dataFindLast(_ query: DataQuery = DataQuery()) throws(BackendlessError) -> DataRecord? {
-        try checkFaults(.dataFindLast, [query.faultValue])
         let prepared = try prepare(query)
         let precedes = order(prepared)
         return Self.smallest(matches(prepared), 1, by: { precedes($1, $0) }).first.map { record($0, prepared) }
@@ -98,8 +95,7 @@ extension BackendlessApp {
     /// `data.users.find_by_id(objectId, query?)`: the record; only the query's projection applies. 1000 for an
     /// unknown objectId, then 1006.
     package func dataFindByID(_ objectID: String, _ query: DataQuery? = nil) throws(BackendlessError) -> DataRecord {
-        try checkFaults(.dataFindByID, [.string(objectID), query?.faultValue ?? .null])
-        return try projectedRecord(objectID, query)
+        try projectedRecord(objectID, query)
     }
 
     /// `find_by_id` without its fault: the v2 route `GET data/Users/{objectId}` with `props` answers it.
@@ -113,7 +109,6 @@ extension BackendlessApp {
 
     /// `data.users.count(where?)`: the rows matching `where`, guests included.
     package func dataCount(_ whereClause: String? = nil) throws(BackendlessError) -> Int {
-        try checkFaults(.dataCount, [Value(whereClause)])
         let prepared = try prepare(DataQuery(whereClause: whereClause))
         if prepared.matcher.root == nil { return users.count }
         var count = 0
@@ -230,7 +225,6 @@ extension BackendlessApp {
     /// create: `users.register`'s; update: 3064 a token that is not a live session, 1000 an unknown objectId,
     /// then `users.update`'s from 3029 on.
     package func dataSave(_ record: [Property], token: String? = nil) throws(BackendlessError) -> DataRecord {
-        try checkFaults(.dataSave, [Value(properties: record), Value(token)])
         guard let idValue = record[named: "objectId"], !idValue.isEmpty else {
             let created = try register(record.filter { $0.name != "objectId" && $0.name != "___class" })
             return self.record(users[created.identifier]!)
