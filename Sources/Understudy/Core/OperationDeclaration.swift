@@ -441,6 +441,7 @@ extension ArgumentDeclaration {
         case .integer: return "an integer"
         case .properties, .table: return "a table"
         case .strings: return "a list of strings"
+        case .stringMap: return "a table of strings by name"
         case .any: return "a value"
         }
     }
