@@ -76,6 +76,8 @@ enum HealthCheck {
         var host: String
         var port: Int
         var path: String
+        /// The URL's path before the health route (empty for a server at the root).
+        var base: String
 
         init?(_ url: String) {
             guard url.hasPrefix("http://") else { return nil }
@@ -102,7 +104,9 @@ enum HealthCheck {
             while base.hasSuffix("/") { base.removeLast() }
             self.host = String(host)
             self.port = port
-            path = base.hasSuffix("/_understudy/health") ? base : base + "/_understudy/health"
+            if base.hasSuffix("/_understudy/health") { base.removeLast("/_understudy/health".count) }
+            self.base = base
+            path = base + "/_understudy/health"
         }
 
         var description: String {
@@ -118,6 +122,13 @@ enum HealthCheck {
 
     /// The status and body of `GET target`, or why there is none.
     static func ask(_ target: Target, timeout: Double) -> Result<(Int, String), Failure> {
+        get(target, path: target.path, headers: [], timeout: timeout)
+    }
+
+    /// The status and body of `GET path` on the target's server, with `headers`, or why there is none.
+    static func get(
+        _ target: Target, path: String, headers: [(name: String, value: String)], timeout: Double, limit: Int = 1 << 20
+    ) -> Result<(Int, String), Failure> {
         let deadline = monotonicSeconds() + timeout
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -142,19 +153,22 @@ enum HealthCheck {
                 lastError = errno == ECONNREFUSED ? "connection refused (nothing listens there)" : "cannot connect (errno \(errno))"
                 continue
             }
-            return exchange(socket, target: target, deadline: deadline)
+            return exchange(socket, target: target, path: path, headers: headers, deadline: deadline, limit: limit)
         }
         return .failure(Failure(message: lastError))
     }
 
-    private static func exchange(_ socket: Int32, target: Target, deadline: Double) -> Result<(Int, String), Failure> {
+    private static func exchange(
+        _ socket: Int32, target: Target, path: String, headers: [(name: String, value: String)], deadline: Double, limit: Int
+    ) -> Result<(Int, String), Failure> {
         let host = target.host.contains(":") ? "[\(target.host)]" : target.host
-        var request = "GET \(target.path) HTTP/1.1\r\nHost: \(host):\(target.port)\r\nConnection: close\r\nUser-Agent: understudy-health\r\n\r\n"
+        let extra = headers.map { "\($0.name): \($0.value)\r\n" }.joined()
+        var request = "GET \(path) HTTP/1.1\r\nHost: \(host):\(target.port)\r\nConnection: close\r\nUser-Agent: understudy\r\n\(extra)\r\n"
         let sent = request.withUTF8 { buffer in Platform.write(socket, buffer.baseAddress!, buffer.count) }
         guard sent > 0 else { return .failure(Failure(message: "the connection closed before the request was sent")) }
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
-        while received.count < 1 << 20 {
+        while received.count < limit {
             let remaining = deadline - monotonicSeconds()
             guard remaining > 0 else { return .failure(Failure(message: "no answer within the timeout")) }
             var watched = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)

@@ -127,6 +127,8 @@ package struct FaultInjector {
     package var pendingAfterCommit: Int?
     /// The calls counted in the current window of the app's rate limit (`rate_limit`).
     var rateCounter = RateLimitCounter()
+    /// Under `serve`: where each call's operation, arguments and outcome are left for the session's recording.
+    package var capturer: CallCapturer?
 
     package init(random: SeededGenerator) {
         self.random = random

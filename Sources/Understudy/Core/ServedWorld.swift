@@ -12,11 +12,23 @@ package final class ServedWorld {
     package let linkBase: String
     /// Where the clock of every app added starts (seconds since the epoch); nil: `VirtualClock.start`.
     package private(set) var clockStart: Double?
+    /// The session since the world was made, for `GET /_understudy/record`: the apps at the start, the control
+    /// actions, each request's call.
+    package private(set) var recording: SessionLog
 
     package init(linkBase: String, journalCapacity: Int = 100_000, clockStart: Double? = nil) {
         self.linkBase = linkBase
         self.clockStart = clockStart
         journal = RequestJournal(capacity: journalCapacity)
+        recording = SessionLog(startSequence: 0)
+    }
+
+    /// Starts the session's recording from the apps as they are now (after the setup script): the requests after
+    /// the journal's last entry belong to it.
+    package func beginRecording(setup: (path: String, text: String)?, fixedClockStart: Bool) {
+        recording = SessionLog(startSequence: journal.lastSequence)
+        for app in apps { app.faults.capturer = recording.capturer }
+        recording.begin(apps: apps, setup: setup, fixedClockStart: fixedClockStart)
     }
 
     /// Adds an app; its links then point at this server, its clock shows `clockStart`. Returns its position in
@@ -25,6 +37,7 @@ package final class ServedWorld {
     package func add(_ app: any EmulatedApp) -> Int {
         app.linkBase = linkBase
         if let clockStart { app.moveClock(to: clockStart) }
+        app.faults.capturer = recording.capturer
         apps.append(app)
         return apps.count - 1
     }
@@ -44,9 +57,13 @@ package final class ServedWorld {
     /// Serves `replacement` as it is (clocks and links untouched: `replaceApps(with:)`); answers the apps it had.
     func swapApps(_ replacement: [any EmulatedApp]) -> [any EmulatedApp] {
         var replaced = replacement
+        for app in replaced { app.faults.capturer = recording.capturer }
         swap(&replaced, &apps)
         return replaced
     }
+
+    /// The sequence number of the oldest entry the journal holds (the next one when it holds none).
+    package var oldestJournalSequence: Int { journal.lastSequence - journal.count + 1 }
 
     /// Forgets every app (the journal stays).
     package func removeAllApps() {

@@ -67,6 +67,7 @@ package final class KiiApp: EmulatedApp {
     /// `arguments` are the call's, in the order the operation declares them: a fault's `when(args)` sees them by
     /// their declared names, whether the call came from Lua or over HTTP.
     func checkFaults(_ operation: KiiOperation, _ arguments: @autoclosure () -> [Value]) throws(KiiError) {
+        faults.capturer?.begin(operation.name, arguments)
         if let wait = rateLimitWait() { throw .tooManyRequests(retryAfter: wait) }
         if let fault = triggerFault(operation.name, arguments: operation.faultArguments(arguments())), fault.code != nil {
             throw KiiError(fault: fault)
@@ -180,8 +181,19 @@ extension KiiApp {
     static func performer(_ operation: KiiOperation, _ method: @escaping Method) -> Performer {
         Performer { app, arguments, _ in
             guard case .kii(let app) = app.flavoured else { preconditionFailure("\(operation.name) is a Kii operation") }
-            try app.checkFaults(operation, arguments.faultValues)
-            return try method(app, arguments)
+            guard let capturer = app.faults.capturer else {
+                try app.checkFaults(operation, arguments.faultValues)
+                return try method(app, arguments)
+            }
+            do throws(KiiError) {
+                try app.checkFaults(operation, arguments.faultValues)
+                let outcome = try method(app, arguments)
+                capturer.finish(operation.name, CapturedResult(outcome))
+                return outcome
+            } catch {
+                capturer.finish(operation.name, .failed(error.recordedCode))
+                throw error
+            }
         }
     }
 

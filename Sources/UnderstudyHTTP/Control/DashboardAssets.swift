@@ -23,6 +23,7 @@ enum DashboardAssets {
         "lua.js": (PackageResources.lua_js, javaScript),
         "oauth.js": (PackageResources.oauth_js, javaScript),
         "coverage.js": (PackageResources.coverage_js, javaScript),
+        "record.js": (PackageResources.record_js, javaScript),
     ]
 
     static let javaScript = "text/javascript; charset=utf-8"

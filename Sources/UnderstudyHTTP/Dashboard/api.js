@@ -51,3 +51,23 @@ export async function control(method, path, { query, body } = {}) {
   }
   return json;
 }
+
+/** Sends a control GET whose answer is text (the recorded scenario): answers the text. */
+export async function controlText(path, { query } = {}) {
+  const url = new URL("/_understudy" + path, location.origin);
+  for (const [name, value] of Object.entries(query || {})) {
+    if (value !== undefined && value !== null && value !== "") url.searchParams.set(name, String(value));
+  }
+  const headers = {};
+  if (token) headers["X-Understudy-Token"] = token;
+  const response = await fetch(url, { method: "GET", headers, cache: "no-store", credentials: "omit" });
+  const text = await response.text();
+  if (!response.ok) {
+    let json = null;
+    try { json = JSON.parse(text); } catch (_) { json = null; }
+    const code = json && json.error ? json.error : String(response.status);
+    if (response.status === 401 && code === "CONTROL_TOKEN_REQUIRED") onTokenNeeded();
+    throw new ControlError(response.status, code, json && json.message ? json.message : text, json);
+  }
+  return text;
+}

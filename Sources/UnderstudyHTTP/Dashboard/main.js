@@ -17,8 +17,9 @@ import * as faults from "./faults.js";
 import * as journal from "./journal.js";
 import * as lua from "./lua.js";
 import * as coverage from "./coverage.js";
+import * as record from "./record.js";
 
-const views = [apps, users, outbox, devices, oauth, faults, coverage];
+const views = [apps, users, outbox, devices, oauth, faults, coverage, record];
 const shared = { index: null, catalogue: null, summary: null };
 let lastSignature = "";
 let lastFull = 0;
@@ -96,6 +97,6 @@ function askForToken() {
 
 whenTokenNeeded(askForToken);
 
-for (const view of [apps, users, outbox, devices, oauth, faults, journal, lua, coverage]) view.setup(shared, refreshAll);
+for (const view of [apps, users, outbox, devices, oauth, faults, journal, lua, coverage, record]) view.setup(shared, refreshAll);
 tick();
 setInterval(tick, 1000);
