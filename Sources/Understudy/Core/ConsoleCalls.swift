@@ -30,6 +30,10 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
     case rolesList = "roles.list"
     case emailTemplatesDefine = "email.templates.define"
     case emailTemplatesList = "email.templates.list"
+    // Kii, contract v4.
+    case groupsCreate = "groups.create"
+    case socialAccount = "social.account"
+    case adminToken = "admin.token"
     // The `understudy` module's calls (`app` here is `understudy`).
     case moduleBackendless = "understudy.backendless"
     case moduleKii = "understudy.kii"
@@ -49,6 +53,7 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
         case .channelsList, .channelsDevices, .oauthAccount, .pushTemplatesDefine, .rolesDefine, .rolesList, .emailTemplatesDefine,
             .emailTemplatesList:
             return [.backendless]
+        case .groupsCreate, .socialAccount, .adminToken: return [.kii]
         default: return Flavour.allCases
         }
     }
@@ -170,6 +175,21 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
             return declare([ArgumentDeclaration("account", .any, from: .none, "provider, token, secret?, profile")], result: .true)
         case .pushTemplatesDefine:
             return declare([ArgumentDeclaration("template", .any, from: .none, "name, and what the push carries")], result: .true)
+        case .groupsCreate:
+            // Hand-written in the bridge: an unknown owner or member raises, naming it.
+            return declare([ArgumentDeclaration("group", .any, from: .none, "name, owner, members?")], result: .record("KiiGroup", "group"))
+        case .socialAccount:
+            // Hand-written in the bridge: the provider is compared without case, the profile read as strings.
+            return declare([ArgumentDeclaration("account", .any, from: .none, "provider, token, secret?, open_id?, profile")], result: .true)
+        case .adminToken:
+            return declare(result: .value("string", "token")) { app, _, _ in
+                guard case .kii(let app) = app.flavoured else { return .done }
+                do throws(KiiError) {
+                    return .value(.string(try app.adminToken(clientID: app.settings.appID, clientSecret: app.settings.appKey)))
+                } catch {
+                    throw CallMisuse(error.message)
+                }
+            }
         case .rolesDefine:
             return declare([.string("name", from: .none, "the custom role's name")], result: .true) { app, a, _ in
                 guard case .backendless(let app) = app.flavoured else { return .done }

@@ -206,8 +206,14 @@ package enum ArgumentResolver: Sendable, Hashable {
     /// Kii: the id of the installation the path's `{installation}` names (an id, or `TYPE:registrationID`), for
     /// app credentials or its owner's token (404 `INSTALLATION_NOT_FOUND`, 401 for another user's).
     case kiiInstallation
+    /// Kii: the userID the route carries (a query item), for the administrator or that user's own token (401
+    /// `UNAUTHORIZED` for another user's; 400 `INVALID_INPUT_DATA` when it is absent).
+    case kiiOwnUserID
     /// Kii: the token of `Authorization: Bearer` (401 when there is none or it is not live).
     case bearerToken
+    /// Kii: the token of `Authorization: Bearer` as sent, absent for app credentials (the reader of
+    /// `users.lookup`: `ReplyPresenter.kiiUserView` shows the administrator by credentials the full record).
+    case bearerTokenIfAny
     /// Backendless: the path's `{identity}` URL-decoded (8002 for bytes that are not UTF-8); with `rawFallback`,
     /// the text as sent when only it names a user (the JS SDK does not encode it).
     case backendlessIdentity(rawFallback: Bool)
@@ -243,9 +249,15 @@ package enum ReplyPresenter: Sendable, Hashable {
     case kiiTopicList
     /// Kii: 204 when subscribed, else 404 `PUSH_SUBSCRIPTION_NOT_FOUND`.
     case kiiSubscribedOrNotFound
-    /// Kii: the user's full record for its own token, else what others see (`userID`, `loginName`); 404
-    /// `USER_NOT_FOUND` for none.
-    case kiiUserAsSeen
+    /// Kii (`users.lookup`): the record as the reader may see it; the full record for the administrator by its
+    /// credentials (Basic `appID:appKey` with the app's key).
+    case kiiUserView
+    /// Kii: the MQTT endpoint as `application/vnd.kii.MQTTEndpointResponse+json`, with the `X-MQTT-TTL` header.
+    case kiiMqttEndpoint
+    /// Kii: a topic's ACL, each subject as `{"userID"}`, `{"groupID"}` or `{"thingID"}`.
+    case kiiTopicACL
+    /// Kii: `{"groups": [...]}` as `application/vnd.kii.GroupsRetrievalResponse+json`.
+    case kiiGroupList
 }
 
 extension ArgumentValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral {

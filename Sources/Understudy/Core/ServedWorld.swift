@@ -15,6 +15,10 @@ package final class ServedWorld {
     /// The session since the world was made, for `GET /_understudy/record`: the apps at the start, the control
     /// actions, each request's call.
     package private(set) var recording: SessionLog
+    /// Where the MQTT broker listens: every Kii app added reports it in `installations.mqtt_endpoint`.
+    package var mqttBroker = MqttBrokerAddress.standard
+    /// The broker every Kii app added delivers its MQTT pushes to; nil: none.
+    package var mqttDeliveries: (any MqttDeliveries)?
 
     package init(linkBase: String, journalCapacity: Int = 100_000, clockStart: Double? = nil) {
         self.linkBase = linkBase
@@ -38,6 +42,10 @@ package final class ServedWorld {
         app.linkBase = linkBase
         if let clockStart { app.moveClock(to: clockStart) }
         app.faults.capturer = recording.capturer
+        if case .kii(let kii) = app.flavoured {
+            kii.mqttBroker = mqttBroker
+            kii.mqttDeliveries = mqttDeliveries
+        }
         apps.append(app)
         return apps.count - 1
     }
@@ -47,9 +55,10 @@ package final class ServedWorld {
         if let start = clockStart, VirtualClock.accepts(start + seconds) { clockStart = start + seconds }
     }
 
-    /// What the apps hold (`EmulatedApp.heldBytes`; the journal apart): what `--max-memory` bounds under `serve`.
+    /// What the apps hold (`EmulatedApp.heldBytes`; the journal apart) and the MQTT broker's connections and
+    /// queued bytes: what `--max-memory` bounds under `serve`.
     package var appBytes: Int {
-        var total = 0
+        var total = mqttDeliveries?.heldBytes ?? 0
         for app in apps { total += app.heldBytes }
         return total
     }

@@ -196,6 +196,19 @@ struct RequestArguments {
                 throw KiiError.unauthorized("users/me needs an access token (Authorization: Bearer)")
             }
             return .string(authorization.trimmingSpaces.dropFirst("bearer ".count).trimmingSpaces)
+        case (.kiiOwnUserID, .kii(let app)):
+            let caller = try KiiTopicRoutes.caller(app, exchange)
+            guard case .string(let userID) = try read(argument, from: source) else {
+                throw KiiError.invalidInput(field: argument.name, value: nil, message: "\(source.description) is required (a userID)")
+            }
+            if case .user(let user) = caller, user.userID != userID {
+                throw KiiError.unauthorized("Not authorized to read another user's groups: the token belongs to \(user.userID)")
+            }
+            return .string(userID)
+        case (.bearerTokenIfAny, .kii):
+            let authorization = exchange.header("Authorization")?.trimmingSpaces ?? ""
+            guard authorization.lowercased().hasPrefix("bearer ") else { return .absent }
+            return .string(authorization.dropFirst("bearer ".count).trimmingSpaces)
         case (.constant(let value), _):
             return .string(value)
         default:
@@ -251,12 +264,33 @@ enum VendorPresenters {
                 throw KiiError.subscriptionNotFound(topicID: arguments.string("topicID"), userID: arguments.string("userID"))
             }
             return Reply(status: 204)
-        case .kiiUserAsSeen:
-            guard case .kii(let app) = app.flavoured, let user = outcome.record(as: KiiUser.self) else {
-                throw KiiError.userNotFound(arguments.string("userID"))
+        case .kiiUserView:
+            guard case .kii(let app) = app.flavoured, let view = outcome.record(as: KiiUserView.self) else {
+                return Reply(body: json(outcome, app.flavour))
             }
-            let caller = try KiiRoutes.caller(app, exchange)
-            return Reply(body: caller?.user?.userID == user.userID ? KiiRoutes.record(user) : KiiRoutes.publicRecord(user))
+            if case .reduced(let user) = view, !KiiRoutes.isAdministratorByCredentials(app, exchange) {
+                return Reply(body: KiiRoutes.publicRecord(user))
+            }
+            return Reply(body: KiiRoutes.record(view.user))
+        case .kiiMqttEndpoint:
+            var reply = KiiRoutes.withContentType(Reply(body: json(outcome, app.flavour)), "application/vnd.kii.MQTTEndpointResponse+json")
+            reply.headers.append(("X-MQTT-TTL", String(KiiMqttEndpoint.ttl)))
+            return reply
+        case .kiiTopicACL:
+            guard let acl = outcome.record(as: KiiTopicACL.self) else { return Reply(body: json(outcome, app.flavour)) }
+            return KiiRoutes.withContentType(
+                Reply(
+                    body: [
+                        "SUBSCRIBE_TO_TOPIC": .array(acl.subscribe.map(KiiTopicRoutes.subjectJSON)),
+                        "SEND_MESSAGE_TO_TOPIC": .array(acl.send.map(KiiTopicRoutes.subjectJSON)),
+                    ]
+                ),
+                "application/json"
+            )
+        case .kiiGroupList:
+            return KiiRoutes.withContentType(
+                Reply(body: .object([.init("groups", json(outcome, app.flavour))])), "application/vnd.kii.GroupsRetrievalResponse+json"
+            )
         }
     }
 
