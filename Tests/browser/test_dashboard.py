@@ -436,7 +436,7 @@ def test_the_record_view_shows_the_session_as_a_scenario_and_offers_it_for_downl
     assert reply["code"] == 3003
     call("PATCH", "/_understudy/settings?app=UNDERSTUDY-APP", {"lockout_after": 3})
     section = dashboard.locator("section#record")
-    text = section.get_by_label("Recorded scenario")
+    text = section.get_by_label("Recorded scenario", exact=True)
     expect(text).to_contain_text('scenario("recorded session"')
     expect(text).to_contain_text('expect.error(3003, backendless.users.login("rita@example.com", "password2')
     expect(text).to_contain_text("backendless.settings.lockout_after = 3")
