@@ -72,10 +72,6 @@ extension KiiApp {
     /// ever pending and every code is refused as the live service refuses one with nothing pending. Errors: 400
     /// `invalid_grant` "The MFA code is not valid".
     package func loginMFA(totpCode: String?, recoveryCode: String?) throws(KiiError) -> Never {
-        var arguments: [String: Value] = [:]
-        if let totpCode { arguments["totp_code"] = .string(totpCode) }
-        if let recoveryCode { arguments["recovery_code"] = .string(recoveryCode) }
-        try checkFaults(.loginMFA, [.object(arguments)])
         throw .mfaCodeNotValid
     }
 }

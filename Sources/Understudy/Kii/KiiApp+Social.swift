@@ -7,6 +7,35 @@ package enum KiiSocialProvider: String, Sendable, Hashable, CaseIterable {
         self.init(rawValue: name.asciiLowercased())
     }
 
+    /// The names, for messages.
+    static let listed = "\"facebook\", \"twitter\", \"google\", \"qq\", \"renren\""
+
+    /// A Lua call's misuse beyond its declared types: an unknown provider, `options.secret` for another provider
+    /// than twitter, `options.open_id` for another than qq.
+    static let misuse = MisuseCheck { arguments throws(CallMisuse) in
+        let name = arguments.string("provider")
+        guard let provider = KiiSocialProvider(named: name) else {
+            throw CallMisuse("provider must be one of \(listed), got \"\(name.prefix(64))\"")
+        }
+        guard arguments.names.contains("options"), let options = arguments.fields("options") else { return }
+        if options["secret"] != nil, provider != .twitter { throw CallMisuse("options.secret is for twitter only, not \(provider.rawValue)") }
+        if options["open_id"] != nil, provider != .qq { throw CallMisuse("options.open_id is for qq only, not \(provider.rawValue)") }
+    }
+
+    /// The provider and its options as a call gave them (400 `INVALID_INPUT_DATA` naming `provider` for an
+    /// unknown one: the adapters refuse it before).
+    static func read(_ arguments: CallArguments) throws(KiiError) -> (provider: KiiSocialProvider, secret: String?, openID: String?) {
+        let name = arguments.string("provider")
+        guard let provider = KiiSocialProvider(named: name) else {
+            throw .invalidInput(
+                field: "provider", value: String(name.prefix(64)),
+                message: "provider must be facebook, twitter, google, qq or renren, got \(name.prefix(64))"
+            )
+        }
+        guard arguments.names.contains("options"), let options = arguments.fields("options") else { return (provider, nil, nil) }
+        return (provider, options["secret"]?.stringValue, options["open_id"]?.stringValue)
+    }
+
     /// The 409 code for a user who already has an account of this provider (contract v4's split).
     var alreadyLinkedCode: String {
         switch self {
@@ -96,10 +125,6 @@ extension KiiApp {
     package func loginSocial(
         provider: KiiSocialProvider, token: String, secret: String? = nil, openID: String? = nil
     ) throws(KiiError) -> KiiSocialLogin {
-        var options: [String: Value] = [:]
-        if let secret { options["secret"] = .string(secret) }
-        if let openID { options["open_id"] = .string(openID) }
-        try checkFaults(.loginSocial, [.string(provider.rawValue), .string(token), options.isEmpty ? .null : .object(options)])
         guard let account = socialAccount(provider, token: token, secret: secret, openID: openID) else {
             throw .socialTokenRefused(provider.rawValue)
         }
@@ -141,12 +166,6 @@ extension KiiApp {
     package func linkSocial(
         token: String, provider: KiiSocialProvider, providerToken: String, secret: String? = nil, openID: String? = nil
     ) throws(KiiError) -> KiiUser {
-        var options: [String: Value] = [:]
-        if let secret { options["secret"] = .string(secret) }
-        if let openID { options["open_id"] = .string(openID) }
-        try checkFaults(.linkSocial, [
-            .string(token), .string(provider.rawValue), .string(providerToken), options.isEmpty ? .null : .object(options),
-        ])
         let user = try sessionUser(token)
         guard let account = socialAccount(provider, token: providerToken, secret: secret, openID: openID) else {
             throw .invalidInput(
@@ -175,7 +194,6 @@ extension KiiApp {
     /// Unlinks the token's user from their account of `provider`; the account is free again (its next login
     /// registers a new user). Errors, in this order: 401 `UNAUTHORIZED`; 403 `WRONG_TOKEN`; 409 `USER_NOT_LINKED`.
     package func unlinkSocial(token: String, provider: KiiSocialProvider) throws(KiiError) -> KiiUser {
-        try checkFaults(.unlinkSocial, [.string(token), .string(provider.rawValue)])
         let user = try sessionUser(token)
         guard let index = user.extras?.thirdParty.firstIndex(where: { $0.provider == provider }) else {
             throw KiiError(

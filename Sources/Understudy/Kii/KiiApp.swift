@@ -193,8 +193,10 @@ extension KiiApp {
     package typealias Method = @Sendable (KiiApp, CallArguments) throws(KiiError) -> Outcome
 
     /// What `operation` performs: its faults checked with the arguments as read, then `method`.
-    static func performer(_ operation: KiiOperation, _ method: @escaping Method) -> Performer {
-        Performer { app, arguments, _ in
+    static func performer(
+        _ operation: KiiOperation, misuse: MisuseCheck? = nil, _ method: @escaping Method
+    ) -> Performer {
+        Performer(misuse: misuse) { app, arguments, _ in
             guard case .kii(let app) = app.flavoured else { preconditionFailure("\(operation.name) is a Kii operation") }
             guard let capturer = app.faults.capturer else {
                 try app.checkFaults(operation, arguments.faultValues)

@@ -14,11 +14,12 @@ extension KiiOperation {
         let installationID = ArgumentDeclaration.string("installationID", from: .path("installation"))
         func declare(
             version: Int = 1, lua: String?, _ arguments: [ArgumentDeclaration] = [], routes: [RouteDeclaration] = [],
-            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false, performs method: KiiApp.Method? = nil
+            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false,
+            misuse: MisuseCheck? = nil, performs method: KiiApp.Method? = nil
         ) -> OperationDeclaration {
             OperationDeclaration(
                 rawValue, .kii, version: version, lua: lua, arguments: arguments, routes: routes, checks: checks,
-                result: result, answeredByAdapter: answeredByAdapter, perform: method.map { KiiApp.performer(self, $0) }
+                result: result, answeredByAdapter: answeredByAdapter, perform: method.map { KiiApp.performer(self, misuse: misuse, $0) }
             )
         }
         func checks(_ codes: String...) -> [Check] { [.fault] + codes.map(Check.kii) }
@@ -161,30 +162,57 @@ extension KiiOperation {
                 optional: true, from: .body
             )
             let session = ArgumentDeclaration.string("token", from: .header("Authorization"), "the user's access token")
+            /// Over HTTP the resolvers give a known provider and only its own option.
+            let socialRoute = { (route: RouteDeclaration) in
+                route.resolving("provider", .kiiProvider).resolving("options", .kiiSocialOptions)
+            }
             switch self {
             case .loginSocial:
                 return declare(
                     version: 4, lua: "users.login_social",
                     [provider, .string("token", from: .bodyField("accessToken"), "the provider's access token"), options],
-                    routes: [.post("/integration/{provider}", "Sign in with a provider's token (app credentials): {id, access_token, expires_in, token_type, new_user_created}")],
-                    checks: checks("invalid_grant", "invalid_grant"), result: .record("KiiSocialLogin", "login")
-                )
+                    routes: [
+                        socialRoute(.post("/integration/{provider}", "Sign in with a provider's token (app credentials): {id, access_token, expires_in, token_type, new_user_created}"))
+                            .guarded(.credentials).replying(.kiiSocialLogin)
+                    ],
+                    checks: checks("invalid_grant", "invalid_grant"), result: .record("KiiSocialLogin", "login"),
+                    misuse: KiiSocialProvider.misuse
+                ) { app, a throws(KiiError) in
+                    let (provider, secret, openID) = try KiiSocialProvider.read(a)
+                    return .record(try app.loginSocial(provider: provider, token: a.string("token"), secret: secret, openID: openID))
+                }
             case .linkSocial:
                 return declare(
                     version: 4, lua: "users.link_social",
                     [session, provider, .string("provider_token", from: .bodyField("accessToken"), "the provider's access token"), options],
-                    routes: [.post("/users/{user}/{provider}/link", "Link the user to the provider account of the token (204)")],
+                    routes: [
+                        socialRoute(.post("/users/{user}/{provider}/link", "Link the user to the provider account of the token (204)").resolving("token", .kiiOwnToken))
+                            .replying(.status(204))
+                    ],
                     checks: checks("UNAUTHORIZED", "WRONG_TOKEN", "INVALID_INPUT_DATA", "FACEBOOK_USER_ALREADY_LINKED", "USER_ALREADY_LINKED"),
-                    result: user
-                )
+                    result: user, misuse: KiiSocialProvider.misuse
+                ) { app, a throws(KiiError) in
+                    let (provider, secret, openID) = try KiiSocialProvider.read(a)
+                    return .record(
+                        try app.linkSocial(
+                            token: a.string("token"), provider: provider, providerToken: a.string("provider_token"), secret: secret, openID: openID
+                        )
+                    )
+                }
             default:
                 return declare(
                     version: 4, lua: "users.unlink_social", [session, provider],
-                    routes: [.post("/users/{user}/{provider}/unlink", .none, "Unlink the user from the provider (204)")],
-                    checks: checks("UNAUTHORIZED", "WRONG_TOKEN", "USER_NOT_LINKED"), result: user
-                )
+                    routes: [
+                        RouteDeclaration.post("/users/{user}/{provider}/unlink", .none, "Unlink the user from the provider (204)")
+                            .resolving("token", .kiiOwnToken).resolving("provider", .kiiProvider).replying(.status(204))
+                    ],
+                    checks: checks("UNAUTHORIZED", "WRONG_TOKEN", "USER_NOT_LINKED"), result: user, misuse: KiiSocialProvider.misuse
+                ) { app, a throws(KiiError) in
+                    .record(try app.unlinkSocial(token: a.string("token"), provider: try KiiSocialProvider.read(a).provider))
+                }
             }
         case .loginMFA:
+            // Over HTTP: the `mfa` grant of `oauth2/token`, which the login route hands over.
             return declare(
                 version: 4, lua: "users.login_mfa",
                 [
@@ -197,8 +225,17 @@ extension KiiOperation {
                         from: .body
                     )
                 ],
-                checks: checks("invalid_grant"), result: .record("KiiSession", "session")
-            )
+                checks: checks("invalid_grant"), result: .record("KiiSession", "session"),
+                misuse: MisuseCheck { a throws(CallMisuse) in
+                    let grant = a.fields("grant") ?? [:]
+                    guard (grant["totp_code"] == nil) != (grant["recovery_code"] == nil) else {
+                        throw CallMisuse("login_mfa needs exactly one of totp_code and recovery_code")
+                    }
+                }
+            ) { app, a throws(KiiError) in
+                let grant = a.fields("grant") ?? [:]
+                try app.loginMFA(totpCode: grant["totp_code"]?.stringValue, recoveryCode: grant["recovery_code"]?.stringValue)
+            }
         case .resendEmailVerification:
             return declare(
                 lua: "users.resend_email_verification", [userID],

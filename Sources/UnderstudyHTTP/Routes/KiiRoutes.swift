@@ -42,7 +42,6 @@ enum KiiRoutes {
         )
         table.add(KiiOperation.register, signUp)
         KiiLifecycleRoutes.register(in: &table)
-        KiiSocialRoutes.register(in: &table)
     }
 
     // MARK: Plumbing
@@ -359,7 +358,11 @@ enum KiiRoutes {
         if grant == "mfa" {
             // Contract v4: the MFA grant, refused as the live service refuses a code with nothing pending.
             exchange.operation = KiiOperation.loginMFA.name
-            try app.loginMFA(totpCode: try string(body, "totp_code"), recoveryCode: try string(body, "recovery_code"))
+            var grant: [String: Value] = [:]
+            for name in ["totp_code", "recovery_code"] {
+                if let code = try string(body, name) { grant[name] = .string(code) }
+            }
+            _ = try app.perform(.loginMFA, ["grant": .value(.object(grant))])
         }
         if let grant, grant != "password" {
             throw oauthError(

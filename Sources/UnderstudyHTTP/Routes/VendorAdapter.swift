@@ -205,6 +205,34 @@ struct RequestArguments {
                 throw KiiError.unauthorized("Not authorized to read another user's groups: the token belongs to \(user.userID)")
             }
             return .string(userID)
+        case (.kiiOwnToken, .kii(let app)):
+            let authorization = exchange.header("Authorization")?.trimmingSpaces ?? ""
+            guard authorization.lowercased().hasPrefix("bearer ") else {
+                throw KiiError.unauthorized("This call needs the user's access token (Authorization: Bearer)")
+            }
+            let token = String(authorization.dropFirst("bearer ".count).trimmingSpaces)
+            let user = try app.user(forToken: token)
+            let named = exchange.parameters["user"]
+            if named != "me", named != user.userID {
+                throw KiiError.unauthorized("The access token belongs to another user than \(named.prefix(64))")
+            }
+            return .string(token)
+        case (.kiiProvider, .kii):
+            let name = exchange.parameters["provider"]
+            guard let provider = KiiSocialProvider(named: name) else {
+                throw KiiError.invalidInput(
+                    field: "provider", value: String(name.prefix(64)),
+                    message: "provider must be facebook, twitter, google, qq or renren, got \(name.prefix(64))"
+                )
+            }
+            return .string(provider.rawValue)
+        case (.kiiSocialOptions, .kii):
+            let body = try body() ?? .object([])
+            let provider = KiiSocialProvider(named: exchange.parameters["provider"])
+            var options: [String: Value] = [:]
+            if let secret = try KiiRoutes.string(body, "accessTokenSecret"), provider == .twitter { options["secret"] = .string(secret) }
+            if let openID = try KiiRoutes.string(body, "openID"), provider == .qq { options["open_id"] = .string(openID) }
+            return options.isEmpty ? .absent : .value(.object(options))
         case (.bearerTokenIfAny, .kii):
             let authorization = exchange.header("Authorization")?.trimmingSpaces ?? ""
             guard authorization.lowercased().hasPrefix("bearer ") else { return .absent }
@@ -286,6 +314,14 @@ enum VendorPresenters {
                     ]
                 ),
                 "application/json"
+            )
+        case .kiiSocialLogin:
+            guard let login = outcome.record(as: KiiSocialLogin.self) else { return Reply(body: json(outcome, app.flavour)) }
+            return Reply(
+                body: [
+                    "id": .string(login.user.userID), "access_token": .string(login.token), "expires_in": .integer(2_147_483_647),
+                    "token_type": "Bearer", "new_user_created": .bool(login.newUserCreated),
+                ]
             )
         case .kiiGroupList:
             return KiiRoutes.withContentType(

@@ -33,8 +33,6 @@ enum KiiBindings {
         switch call {
         case .faultsInject: return SharedBindings.faultsInject
         case .faultsList: return SharedBindings.faultsList
-        case .groupsCreate: return KiiV4Bindings.createGroup
-        case .socialAccount: return KiiV4Bindings.defineAccount
         default: return nil
         }
     }
@@ -54,15 +52,12 @@ enum KiiBindings {
         case .registerPseudo: return KiiPseudoUserBindings.registerPseudo
         case .putIdentity: return KiiPseudoUserBindings.putIdentity
         case .sendToTopic: return KiiTopicBindings.send
-        case .loginMFA: return KiiV4Bindings.loginMFA
-        case .loginSocial: return KiiV4Bindings.loginSocial
-        case .linkSocial: return KiiV4Bindings.linkSocial
-        case .unlinkSocial: return KiiV4Bindings.unlinkSocial
         case .userStatus, .topicExists: return nil
         case .verifyEmail, .verifyPhone, .changePhone, .resendEmailVerification, .resendPhoneVerification, .me, .getUser,
             .requestPasswordReset, .completePasswordReset, .changePassword, .deleteUser, .setDisabled, .login, .changeEmail,
             .openResetLink, .updateUser, .createTopic, .deleteTopic, .listTopics, .subscribe, .unsubscribe, .isSubscribed,
-            .unregisterInstallation, .mqttEndpoint, .topicACL, .grantTopic, .revokeTopic, .groupsMemberOf, .groupsOwnedBy, .lookup:
+            .unregisterInstallation, .mqttEndpoint, .topicACL, .grantTopic, .revokeTopic, .groupsMemberOf, .groupsOwnedBy, .lookup,
+            .loginMFA, .loginSocial, .linkSocial, .unlinkSocial:
             return nil
         }
     }
