@@ -76,6 +76,8 @@ enum HealthCheck {
         var host: String
         var port: Int
         var path: String
+        /// The URL's path before the health route (empty for a server at the root).
+        var base: String
 
         /// The target of `route` (a path under the server's base URL) on the server at `url`.
         init?(_ url: String, route: String = "/_understudy/health") {
@@ -103,7 +105,9 @@ enum HealthCheck {
             while base.hasSuffix("/") { base.removeLast() }
             self.host = String(host)
             self.port = port
-            path = base.hasSuffix(route) ? base : base + route
+            if base.hasSuffix(route) { base.removeLast(route.count) }
+            self.base = base
+            path = base + route
         }
 
         var description: String {
@@ -120,6 +124,13 @@ enum HealthCheck {
     /// The status and body of `GET target` (with `headers`; at most `limit` bytes read), or why there is none.
     static func ask(
         _ target: Target, headers: [(name: String, value: String)] = [], timeout: Double, limit: Int = 1 << 20
+    ) -> Result<(Int, String), Failure> {
+        get(target, path: target.path, headers: headers, timeout: timeout, limit: limit)
+    }
+
+    /// The status and body of `GET path` on the target's server, with `headers`, or why there is none.
+    static func get(
+        _ target: Target, path: String, headers: [(name: String, value: String)], timeout: Double, limit: Int = 1 << 20
     ) -> Result<(Int, String), Failure> {
         let deadline = monotonicSeconds() + timeout
         var hints = addrinfo()
@@ -145,22 +156,21 @@ enum HealthCheck {
                 lastError = errno == ECONNREFUSED ? "connection refused (nothing listens there)" : "cannot connect (errno \(errno))"
                 continue
             }
-            return exchange(socket, target: target, headers: headers, deadline: deadline, limit: limit)
+            return exchange(socket, target: target, path: path, headers: headers, deadline: deadline, limit: limit)
         }
         return .failure(Failure(message: lastError))
     }
 
     private static func exchange(
-        _ socket: Int32, target: Target, headers: [(name: String, value: String)], deadline: Double, limit: Int
+        _ socket: Int32, target: Target, path: String, headers: [(name: String, value: String)], deadline: Double, limit: Int
     ) -> Result<(Int, String), Failure> {
         let host = target.host.contains(":") ? "[\(target.host)]" : target.host
-        var request = "GET \(target.path) HTTP/1.1\r\nHost: \(host):\(target.port)\r\nConnection: close\r\nUser-Agent: understudy\r\n"
-        for header in headers { request += "\(header.name): \(header.value)\r\n" }
-        request += "\r\n"
+        let extra = headers.map { "\($0.name): \($0.value)\r\n" }.joined()
+        var request = "GET \(path) HTTP/1.1\r\nHost: \(host):\(target.port)\r\nConnection: close\r\nUser-Agent: understudy\r\n\(extra)\r\n"
         let sent = request.withUTF8 { buffer in Platform.write(socket, buffer.baseAddress!, buffer.count) }
         guard sent > 0 else { return .failure(Failure(message: "the connection closed before the request was sent")) }
         var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var chunk = [UInt8](repeating: 0, count: 4096)
         while received.count < limit {
             let remaining = deadline - monotonicSeconds()
             guard remaining > 0 else { return .failure(Failure(message: "no answer within the timeout")) }
@@ -173,29 +183,13 @@ enum HealthCheck {
             guard got > 0 else { break }
             received.append(contentsOf: chunk.prefix(got))
         }
-        if received.count >= limit { return .failure(Failure(message: "the answer is larger than \(limit) bytes")) }
         let text = String(decoding: received, as: UTF8.self)
         let statusLine = text.prefix { $0 != "\r" && $0 != "\n" }.split(separator: " ")
         guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/"), let status = Int(statusLine[1]) else {
             return .failure(Failure(message: "the answer is not HTTP"))
         }
-        guard let end = text.firstRange(of: "\r\n\r\n") else { return .success((status, "")) }
-        let head = text[..<end.lowerBound].lowercased()
-        let body = String(text[end.upperBound...])
-        return .success((status, head.contains("transfer-encoding: chunked") ? dechunked(body) : body))
-    }
-
-    /// A chunked body's data (`SIZE\r\nDATA\r\n` ... `0\r\n\r\n`).
-    static func dechunked(_ body: String) -> String {
-        var bytes = Array(body.utf8)[...]
-        var data: [UInt8] = []
-        while let lineEnd = bytes.firstIndex(of: 0x0D), let size = Int(String(decoding: bytes[..<lineEnd], as: UTF8.self).split(separator: ";").first ?? "", radix: 16) {
-            let start = lineEnd + 2
-            guard size > 0, start + size <= bytes.endIndex else { break }
-            data += bytes[start..<start + size]
-            bytes = bytes[min(start + size + 2, bytes.endIndex)...]
-        }
-        return String(decoding: data, as: UTF8.self)
+        let body = text.firstRange(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
+        return .success((status, body))
     }
 
     private static func monotonicSeconds() -> Double {

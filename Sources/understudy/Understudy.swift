@@ -11,7 +11,7 @@ struct UnderstudyCommand: ParsableCommand {
         abstract: "A scriptable, in-memory stand-in for Backendless and Kii Cloud user, verification and push backends.",
         version: UnderstudyVersion.current,
         subcommands: [
-            RunCommand.self, CodesCommand.self, ServeCommand.self, HealthCommand.self, ExportCommand.self, InitCommand.self, TypesCommand.self, ExplainCommand.self, DocsCommand.self,
+            RunCommand.self, CodesCommand.self, ServeCommand.self, HealthCommand.self, ExportCommand.self, RecordCommand.self, InitCommand.self, TypesCommand.self, ExplainCommand.self, DocsCommand.self,
             WorkerModeCommand.self,
         ]
     )

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from conftest import BACKENDLESS, KII, KII_AUTH, call, open_page, shot
 
-VIEWS = ["Apps", "Users", "Outbox", "Devices", "OAuth", "Roles", "Faults", "Journal", "Coverage", "Lua"]
+VIEWS = ["Apps", "Users", "Outbox", "Devices", "OAuth", "Roles", "Faults", "Journal", "Coverage", "Lua", "Record"]
 
 
 def app_card(page, app_id):
@@ -451,3 +451,30 @@ def test_the_coverage_matrix_shows_how_each_code_was_met_and_what_the_app_did_ne
     expect(journal.get_by_role("row").filter(has_text="3000")).to_contain_text("error (fault 1)")
     section.get_by_role("button", name="Clear coverage").click()
     expect(section.get_by_text("No request reached an app yet.")).to_be_visible()
+
+
+def test_the_record_view_shows_the_session_as_a_scenario_and_offers_it_for_download(dashboard):
+    call("POST", BACKENDLESS + "/users/register", {"email": "rita@example.com", "password": "s3cret-pw"})
+    status, reply = call("POST", BACKENDLESS + "/users/login", {"login": "rita@example.com", "password": "wrong-pw1"})
+    assert reply["code"] == 3003
+    call("PATCH", "/_understudy/settings?app=UNDERSTUDY-APP", {"lockout_after": 3})
+    section = dashboard.locator("section#record")
+    text = section.get_by_label("Recorded scenario", exact=True)
+    expect(text).to_contain_text('scenario("recorded session"')
+    expect(text).to_contain_text('expect.error(3003, backendless.users.login("rita@example.com", "password2')
+    expect(text).to_contain_text("backendless.settings.lockout_after = 3")
+    assert "s3cret-pw" not in text.inner_text() and "wrong-pw1" not in text.inner_text()
+
+    # A name of one's own; Record now fetches it again at once.
+    section.get_by_role("textbox", name="Scenario name").fill("rita signs up")
+    section.get_by_role("button", name="Record now").click()
+    expect(text).to_contain_text('scenario("rita signs up"')
+
+    with dashboard.expect_download() as download_info:
+        section.get_by_role("link", name="Download recorded.lua").click()
+    download = download_info.value
+    assert download.suggested_filename == "recorded.lua"
+    saved = open(download.path(), encoding="utf-8").read()
+    assert 'scenario("rita signs up"' in saved and "s3cret-pw" not in saved
+    expect(section.get_by_role("button", name="Copy the recorded scenario")).to_be_visible()
+    shot(section, "record")

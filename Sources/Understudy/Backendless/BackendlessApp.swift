@@ -81,6 +81,7 @@ package final class BackendlessApp: EmulatedApp {
     /// `arguments` are the call's, in the order the operation declares them: a fault's `when(args)` sees them by
     /// their declared names, whether the call came from Lua or over HTTP.
     func checkFaults(_ operation: BackendlessOperation, _ arguments: @autoclosure () -> [Value]) throws(BackendlessError) {
+        faults.capturer?.begin(operation.name, arguments)
         if let wait = rateLimitWait() { throw .rateLimited(retryAfter: wait) }
         if let fault = triggerFault(operation.name, arguments: operation.faultArguments(arguments())), fault.code != nil {
             throw failure(for: fault)
@@ -135,8 +136,19 @@ extension BackendlessApp {
     ) -> Performer {
         Performer(misuse: misuse) { app, arguments, _ in
             guard case .backendless(let app) = app.flavoured else { preconditionFailure("\(operation.name) is a Backendless operation") }
-            if checkingFaults { try app.checkFaults(operation, arguments.faultValues) }
-            return try method(app, arguments)
+            guard let capturer = app.faults.capturer else {
+                if checkingFaults { try app.checkFaults(operation, arguments.faultValues) }
+                return try method(app, arguments)
+            }
+            do throws(BackendlessError) {
+                if checkingFaults { try app.checkFaults(operation, arguments.faultValues) }
+                let outcome = try method(app, arguments)
+                capturer.finish(operation.name, CapturedResult(outcome))
+                return outcome
+            } catch {
+                capturer.finish(operation.name, .failed(error.recordedCode))
+                throw error
+            }
         }
     }
 

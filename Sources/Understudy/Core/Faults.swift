@@ -138,6 +138,8 @@ package struct FaultInjector {
     /// What the faults hold (`HeldBytes`: the active ones, and the hits kept of finished ones), kept as faults
     /// come and go: the memory cap counts it.
     package private(set) var heldBytes = 0
+    /// Under `serve`: where each call's operation, arguments and outcome are left for the session's recording.
+    package var capturer: CallCapturer?
 
     package init(random: SeededGenerator) {
         self.random = random

@@ -12,6 +12,9 @@ package final class ServedWorld {
     package let linkBase: String
     /// Where the clock of every app added starts (seconds since the epoch); nil: `VirtualClock.start`.
     package private(set) var clockStart: Double?
+    /// The session since the world was made, for `GET /_understudy/record`: the apps at the start, the control
+    /// actions, each request's call.
+    package private(set) var recording: SessionLog
     /// Where the MQTT broker listens: every Kii app added reports it in `installations.mqtt_endpoint`.
     package var mqttBroker = MqttBrokerAddress.standard
     /// The broker every Kii app added delivers its MQTT pushes to; nil: none.
@@ -26,6 +29,15 @@ package final class ServedWorld {
         self.linkBase = linkBase
         self.clockStart = clockStart
         journal = RequestJournal(capacity: journalCapacity)
+        recording = SessionLog(startSequence: 0)
+    }
+
+    /// Starts the session's recording from the apps as they are now (after the setup script): the requests after
+    /// the journal's last entry belong to it.
+    package func beginRecording(setup: (path: String, text: String)?, fixedClockStart: Bool) {
+        recording = SessionLog(startSequence: journal.lastSequence)
+        for app in apps { app.faults.capturer = recording.capturer }
+        recording.begin(apps: apps, setup: setup, fixedClockStart: fixedClockStart)
     }
 
     /// Adds an app; its links then point at this server, its clock shows `clockStart` (unless `keepingItsClock`:
@@ -35,6 +47,7 @@ package final class ServedWorld {
         app.linkBase = linkBase
         if let clockStart, !keepingItsClock { app.moveClock(to: clockStart) }
         adopt(app)
+        app.faults.capturer = recording.capturer
         if case .kii(let kii) = app.flavoured {
             kii.mqttBroker = mqttBroker
             kii.mqttDeliveries = mqttDeliveries
@@ -59,7 +72,10 @@ package final class ServedWorld {
     /// Serves `replacement` as it is (clocks and links untouched: `replaceApps(with:)`); answers the apps it had.
     func swapApps(_ replacement: [any EmulatedApp]) -> [any EmulatedApp] {
         var replaced = replacement
-        for app in replaced { adopt(app) }
+        for app in replaced {
+            adopt(app)
+            app.faults.capturer = recording.capturer
+        }
         swap(&replaced, &apps)
         return replaced
     }
@@ -72,6 +88,9 @@ package final class ServedWorld {
             return true
         }
     }
+
+    /// The sequence number of the oldest entry the journal holds (the next one when it holds none).
+    package var oldestJournalSequence: Int { journal.lastSequence - journal.count + 1 }
 
     /// Forgets every app (the journal stays).
     package func removeAllApps() {

@@ -88,6 +88,7 @@ package final class KiiApp: EmulatedApp {
     /// `arguments` are the call's, in the order the operation declares them: a fault's `when(args)` sees them by
     /// their declared names, whether the call came from Lua or over HTTP.
     func checkFaults(_ operation: KiiOperation, _ arguments: @autoclosure () -> [Value]) throws(KiiError) {
+        faults.capturer?.begin(operation.name, arguments)
         if let wait = rateLimitWait() { throw .tooManyRequests(retryAfter: wait) }
         if let fault = triggerFault(operation.name, arguments: operation.faultArguments(arguments())), fault.code != nil {
             throw KiiError(fault: fault)
@@ -204,8 +205,19 @@ extension KiiApp {
     ) -> Performer {
         Performer(misuse: misuse) { app, arguments, _ in
             guard case .kii(let app) = app.flavoured else { preconditionFailure("\(operation.name) is a Kii operation") }
-            if checkingFaults { try app.checkFaults(operation, arguments.faultValues) }
-            return try method(app, arguments)
+            guard let capturer = app.faults.capturer else {
+                if checkingFaults { try app.checkFaults(operation, arguments.faultValues) }
+                return try method(app, arguments)
+            }
+            do throws(KiiError) {
+                if checkingFaults { try app.checkFaults(operation, arguments.faultValues) }
+                let outcome = try method(app, arguments)
+                capturer.finish(operation.name, CapturedResult(outcome))
+                return outcome
+            } catch {
+                capturer.finish(operation.name, .failed(error.recordedCode))
+                throw error
+            }
         }
     }
 

@@ -25,6 +25,7 @@ enum DashboardAssets {
         "coverage.js": (PackageResources.coverage_js, javaScript),
         "roles.js": (PackageResources.roles_js, javaScript),
         "world.js": (PackageResources.world_js, javaScript),
+        "record.js": (PackageResources.record_js, javaScript),
     ]
 
     static let javaScript = "text/javascript; charset=utf-8"

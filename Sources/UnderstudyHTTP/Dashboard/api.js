@@ -52,14 +52,15 @@ export async function control(method, path, { query, body } = {}) {
   return json;
 }
 
-/** Sends a control GET whose answer is text (the exported world): the text, or a ControlError. */
+/** Sends a control GET whose answer is text (the exported world, the recorded scenario): the text, or a ControlError. */
 export async function controlText(path, { query } = {}) {
   const url = new URL("/_understudy" + path, location.origin);
   for (const [name, value] of Object.entries(query || {})) {
     if (value !== undefined && value !== null && value !== "") url.searchParams.set(name, String(value));
   }
-  const headers = token ? { "X-Understudy-Token": token } : {};
-  const response = await fetch(url, { headers, cache: "no-store", credentials: "omit" });
+  const headers = {};
+  if (token) headers["X-Understudy-Token"] = token;
+  const response = await fetch(url, { method: "GET", headers, cache: "no-store", credentials: "omit" });
   const text = await response.text();
   if (!response.ok) {
     let json = null;

@@ -19,8 +19,9 @@ import * as lua from "./lua.js";
 import * as coverage from "./coverage.js";
 import * as roles from "./roles.js";
 import * as world from "./world.js";
+import * as record from "./record.js";
 
-const views = [apps, users, outbox, devices, oauth, roles, faults, coverage, world];
+const views = [apps, users, outbox, devices, oauth, roles, faults, coverage, world, record];
 const shared = { index: null, catalogue: null, summary: null };
 let lastSignature = "";
 let lastFull = 0;
@@ -98,6 +99,6 @@ function askForToken() {
 
 whenTokenNeeded(askForToken);
 
-for (const view of [apps, users, outbox, devices, oauth, roles, faults, journal, lua, coverage, world]) view.setup(shared, refreshAll);
+for (const view of [apps, users, outbox, devices, oauth, roles, faults, journal, lua, coverage, world, record]) view.setup(shared, refreshAll);
 tick();
 setInterval(tick, 1000);

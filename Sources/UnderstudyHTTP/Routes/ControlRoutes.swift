@@ -51,6 +51,8 @@ package enum ControlRoutes {
         add(.delete, "/journal", .none, "Empty the journal", clearJournal)
         add(.get, "/coverage", .none, "What the app under test met: codes per app and operation, by origin, per test (?test=)", nil)
         add(.delete, "/coverage", .none, "Start counting the coverage again", clearCoverage)
+        add(.get, "/record", .none, "The session since the last reset as a Lua scenario file that `understudy run` replays (?name= names the scenario of requests without X-Understudy-Test)", nil)
+        add(.get, "/session", .none, "The session since the last reset: the apps as it began and every control action with what it changed", session)
         for route in dashboardRoutes { add(route.method, route.path, .none, route.summary, route.handler) }
 
         let listing = (table.entries.map(\.description) + control.map(\.description)).sorted { lhs, rhs in
@@ -65,6 +67,7 @@ package enum ControlRoutes {
             case "/" + prefix: handler = index(routes: listing)
             case "/" + prefix + "/routes": handler = listRoutes(listing)
             case "/" + prefix + "/coverage" where route.description.method == .get: handler = coverage(listing)
+            case "/" + prefix + "/record": handler = record(listing)
             default: handler = route.handler!
             }
             table.add(route.description, body: route.body, handler)

@@ -31,10 +31,13 @@ enum MemoryCap {
     /// the cap, and more than a quarter of it (which it may always keep).
     static func trimJournal(_ stage: Stage) {
         let limit = stage.options.limits.maxMemory
-        guard stage.world.journal.heldBytes > limit / 4 else { return }
+        // The session's recording keeps a call per journal entry: it is trimmed with the journal.
+        func held() -> Int { stage.world.journal.heldBytes + stage.world.recording.heldBytes }
+        guard held() > limit / 4 else { return }
         let allowed = max(limit / 4, limit - stage.heldBytes)
-        while stage.world.journal.count > 1, stage.world.journal.heldBytes > allowed {
+        while stage.world.journal.count > 1, held() > allowed {
             stage.world.journal.dropOldest(max(1, stage.world.journal.count / 8))
+            stage.world.recording.forget(before: stage.world.oldestJournalSequence)
         }
     }
 }

@@ -157,6 +157,10 @@ package final class Stage {
             world.add(BackendlessApp(seed: session.nextAppSeed()))
             world.add(KiiApp(seed: session.nextAppSeed()))
         }
+        world.beginRecording(
+            setup: options.setupScript.map { ($0.path, String(decoding: $0.contents, as: UTF8.self)) },
+            fixedClockStart: options.clockStart != nil && options.clockMode == .virtual
+        )
         return (world, session)
     }
 

@@ -304,12 +304,29 @@ package final class UnderstudyServer: Sendable {
                 return refusal
             }
             stage.session.beginRequest()
+            // The session's recording: what a control request changed, and the call a vendor request made.
+            let world = stage.world
+            let changesWorld = area == .control && method != .get && method != .head
+            let before = changesWorld ? world.recording.states(of: world.apps) : []
+            if area != .control || changesWorld { world.recording.capturer.call = nil }
             let started = ContinuousClock.now
             var reply = entry.handler(&exchange)
             if let failure = stage.session.takePredicateError() { reply = ServerFailures.predicateFailed(area, failure) }
             if area == .kii { KiiUnityTransport.addStatus(to: &reply) }
             reply.encodeBody()
-            if area != .control { Self.record(reply, exchange: exchange, stage: stage, since: started) }
+            if area != .control {
+                let (sequence, app) = Self.record(reply, exchange: exchange, stage: stage, since: started)
+                world.recording.noteRequest(
+                    sequence: sequence, app: app, apps: world.apps, fired: reply.fault?.id == nil ? nil : app?.faults.lastFired,
+                    reply: reply.bodyBytes
+                )
+                world.recording.forget(before: world.oldestJournalSequence)
+            } else if changesWorld, stage.world === world {  // a reset began a new recording
+                world.recording.noteControl(
+                    method: method.rawValue, path: path, query: query, body: String(decoding: bytes, as: UTF8.self),
+                    status: reply.status, afterSequence: world.journal.lastSequence, before: before, apps: world.apps
+                )
+            }
             appCount.store(stage.apps.count, ordering: .relaxed)
             return reply
     }
@@ -352,7 +369,11 @@ package final class UnderstudyServer: Sendable {
     /// the coverage report's "what the app did next" for requests without a test name.
     static let connectionHeader = HTTPField.Name("X-Understudy-Connection")!
 
-    private static func record(_ reply: Reply, exchange: Exchange, stage: Stage, since started: ContinuousClock.Instant? = nil) {
+    /// Records the request in the journal and the coverage; answers its sequence number and the app that answered.
+    @discardableResult
+    private static func record(
+        _ reply: Reply, exchange: Exchange, stage: Stage, since started: ContinuousClock.Instant? = nil
+    ) -> (sequence: Int, app: (any EmulatedApp)?) {
         let flavour = exchange.flavour.flatMap(Flavour.init)
         let app = exchange.appID.flatMap { id in flavour.flatMap { stage.world.app($0, id: id) } }
         var bodyIsJSON = false
@@ -380,6 +401,7 @@ package final class UnderstudyServer: Sendable {
         observation.unmatched = reply.unmatched
         stage.world.coverage.record(observation)
         MemoryCap.trimJournal(stage)
+        return (sequence, app)
     }
 }
 
