@@ -239,7 +239,10 @@ struct LuaCall {
         case (.table(_, let fields), .object(let members)):
             let known = Set(fields.map(\.name))
             if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
-                throw LuaMisuse("\(path) has an unknown field '\(unknown)' (known fields: \(fields.map(\.name).joined(separator: ", ")))")
+                let names = fields.map(\.name)
+                throw LuaMisuse(
+                    "\(path) has an unknown field '\(unknown)'\(NearestName.suggestion(for: unknown, among: names, quote: "'")) (known fields: \(names.joined(separator: ", ")))"
+                )
             }
             for field in fields {
                 guard let member = members[field.name] else {
@@ -434,7 +437,8 @@ struct LuaCall {
             us_pop(L, 1)
             guard let key, known.contains(key) else {
                 us_pop(L, 1)
-                throw LuaMisuse("\(name) has an unknown field \(key.map { "'\($0)'" } ?? "(not a string)") (known fields: \(known.joined(separator: ", ")))")
+                let suggestion = key.map { NearestName.suggestion(for: $0, among: known, quote: "'") } ?? ""
+                throw LuaMisuse("\(name) has an unknown field \(key.map { "'\($0)'" } ?? "(not a string)")\(suggestion) (known fields: \(known.joined(separator: ", ")))")
             }
         }
     }

@@ -170,3 +170,15 @@ struct ServeCommandLineTests {
         #expect(complaint.contains("--port"), "\(complaint)")
     }
 }
+
+@Suite("understudy explain suggests the nearest code")
+struct ExplainSuggestionTests {
+    @Test("explain 30333 says 'did you mean 3033?', as expect.error does")
+    func nearestCode() throws {
+        let (status, _, complaint) = try runUnderstudy(["explain", "30333"])
+        #expect(status == 2)
+        #expect(complaint.contains("30333 is not in the catalogue (did you mean 3033?)"), "\(complaint)")
+        let (_, _, kii) = try runUnderstudy(["explain", "USER_ALREADY_EXIST"])
+        #expect(kii.contains("(did you mean USER_ALREADY_EXISTS?)"), "\(kii)")
+    }
+}

@@ -176,3 +176,32 @@ struct RealClockTests {
         }
     }
 }
+
+@Suite("Names refused over HTTP come with the nearest one, and predicates read only declared arguments")
+struct RefusedNameTests {
+    @Test("a predicate posted in a setup script that reads args.identity fails the request, naming identity_value")
+    func strictArgumentsOverHTTP() async throws {
+        let setup = """
+            local app = understudy.backendless()
+            app.faults.inject{ op = "users.login", code = 3036, when = function(args) return args.identity == "x@example.com" end }
+            """
+        try await withServer(setup: setup) { _, client in
+            let reply = try await client.send(.post, "\(backendless)/users/login", json: #"{"login":"x@example.com","password":"pw"}"#)
+            #expect(reply.text.contains("args.identity is not an argument of users.login (did you mean args.identity_value?)"), "\(reply.text)")
+        }
+    }
+
+    @Test("unknown app, query parameter, body field and fault operation: each suggests the nearest name")
+    func suggestions() async throws {
+        try await withServer { _, client in
+            let app = try await client.send(.get, "/_understudy/clock?app=UNDERSTUDY-AP")
+            #expect(app.text.contains("(did you mean 'UNDERSTUDY-APP'?)"), "\(app.text)")
+            let query = try await client.send(.get, "/_understudy/clock?ap=kii")
+            #expect(query.text.contains("(did you mean 'app'?)"), "\(query.text)")
+            let field = try await client.send(.post, "/_understudy/clock/advance", json: #"{"second": 5}"#)
+            #expect(field.text.contains("(did you mean 'seconds'?)"), "\(field.text)")
+            let operation = try await client.send(.post, "/_understudy/faults", json: #"{"op":"users.registr","code":3033}"#)
+            #expect(operation.text.contains("(did you mean 'users.register'?)"), "\(operation.text)")
+        }
+    }
+}

@@ -22,7 +22,7 @@ package enum FaultSpec {
         }
         guard App.Operations(rawValue: operation) != nil || isWildcard(operation, among: App.operations) else {
             throw FaultSpecError(
-                "unknown operation '\(operation)' in fault.op (known: \(known); or a wildcard: \"*\" for every operation, "
+                "unknown operation '\(operation)' in fault.op\(NearestName.suggestion(for: operation, among: App.operations, quote: "'")) (known: \(known); or a wildcard: \"*\" for every operation, "
                     + "\"users.*\" for those under users.)"
             )
         }

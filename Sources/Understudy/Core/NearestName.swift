@@ -1,8 +1,8 @@
 /// "Did you mean ...?": the known name closest to a misspelt one.
-enum NearestName {
+package enum NearestName {
     /// The candidate nearest to `name` by edit distance (ignoring case), if it is near enough to be a typo;
     /// ties go to the earlier candidate, so the answer never depends on hash order.
-    static func to(_ name: String, among candidates: [String]) -> String? {
+    package static func to(_ name: String, among candidates: [String]) -> String? {
         let target = Array(name.lowercased().unicodeScalars)
         var best: (name: String, distance: Int)?
         for candidate in candidates {
@@ -14,8 +14,14 @@ enum NearestName {
         return best.distance <= allowed ? best.name : nil
     }
 
+    /// ` (did you mean X?)` for the candidate nearest to `name`, or "" when none is near enough: what every message
+    /// that refuses a name adds (`quote` wraps the suggestion, as in `'users.login'`).
+    package static func suggestion(for name: String, among candidates: [String], quote: String = "") -> String {
+        to(name, among: candidates).map { " (did you mean \(quote)\($0)\(quote)?)" } ?? ""
+    }
+
     /// Levenshtein distance, with a swap of two neighbours counting as one edit.
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    package static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var before = [Int](repeating: 0, count: b.count + 1)
