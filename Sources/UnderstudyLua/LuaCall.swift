@@ -223,7 +223,8 @@ struct LuaCall {
         case (.string, .string), (.boolean, .bool), (.number, .int), (.number, .double), (.integer, .int), (.any, _): return
         case (.oneOf(let choices), .string(let text)):
             guard choices.contains(text) else {
-                throw LuaMisuse("\(path) must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", ")), got \"\(text)\"")
+                let nearest = NearestName.suggestion(for: text, among: choices, quote: "\"")
+                throw LuaMisuse("\(path) must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", ")), got \"\(text)\"\(nearest)")
             }
         case (.strings, .array(let items)):
             guard items.allSatisfy({ $0.stringValue != nil }) else { throw refuse("a list of strings") }

@@ -23,7 +23,7 @@ struct ExplainCommand: ParsableCommand {
         var selected: Flavour?
         if let flavour {
             guard let known = Flavour(rawValue: flavour.lowercased()) else {
-                throw ValidationError("--flavour must be backendless or kii, got \(flavour)")
+                throw UsageSuggestions.flavourRefusal(flavour)
             }
             selected = known
         }

@@ -55,6 +55,39 @@ struct HealthRouteTests {
         }
     }
 
+    @Test("a chunk or a posted scenario creating an app under a served id is refused at run time, as at start")
+    func duplicateAppIDRefused() async throws {
+        try await withServer { _, client in
+            // understudy.kii{} again: the default Kii app's id is taken.
+            let chunk = try await client.send(.post, "/_understudy/lua", text: "local app = understudy.kii{}\nreturn 1")
+            #expect(chunk.status == 400, "\(chunk.text)")
+            #expect((chunk.json("message")?.stringValue ?? "").contains("a Kii app is served under the app_id 'understudy-kii-app' already"), "\(chunk.text)")
+            #expect(chunk.json("location") == "control:1", "\(chunk.text)")
+            let file = """
+                scenario("makes a second Backendless app", function()
+                  local app = understudy.backendless{ app_id = "\(DefaultApps.backendlessAppID)" }
+                end)
+                scenario("renames one to a served id", function()
+                  local app = understudy.backendless{ app_id = "spare" }
+                  app.settings.app_id = "\(DefaultApps.backendlessAppID)"
+                end)
+                """
+            let posted = try await client.send(.post, "/_understudy/scenarios?name=twice.lua", text: file)
+            #expect(posted.status == 200, "\(posted.text)")
+            #expect(posted.json("failed") == 2, "\(posted.text)")
+            guard case .array(let outcomes)? = posted.json("scenarios") else { Issue.record("no scenarios: \(posted.text)"); return }
+            for outcome in outcomes {
+                let message = outcome["message"]?.stringValue ?? ""
+                #expect(message.contains("app is served under the app_id '\(DefaultApps.backendlessAppID)' already"), "\(message)")
+            }
+            // The apps: the two defaults, and the spare one the second scenario made before its rename failed.
+            #expect(try await client.send(.get, "/_understudy/health").json("apps") == 3)
+            // Another id is fine, and a Kii app may share a Backendless app's id.
+            let other = try await client.send(.post, "/_understudy/lua", text: "understudy.kii{ app_id = 'spare' }")
+            #expect(other.status == 200, "\(other.text)")
+        }
+    }
+
     @Test("both request paths answer it: the event loop's (no Origin) and Hummingbird's (a browser's Origin)")
     func bothPaths() async throws {
         var options = ServerOptions(port: 0, clockStart: VirtualClock.start)

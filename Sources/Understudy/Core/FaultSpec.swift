@@ -60,7 +60,8 @@ package enum FaultSpec {
         if let reply = value("reply") {
             let kinds = ReplyFault.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
             guard case .string(let text) = reply, let kind = ReplyFault(rawValue: text) else {
-                throw FaultSpecError("fault.reply must be one of \(kinds), got \(reply.kindName == "string" ? "\"\(reply.stringValue!)\"" : reply.kindName)")
+                let nearest = reply.stringValue.map { NearestName.suggestion(for: $0, among: ReplyFault.allCases.map(\.rawValue), quote: "\"") } ?? ""
+                throw FaultSpecError("fault.reply must be one of \(kinds), got \(reply.kindName == "string" ? "\"\(reply.stringValue!)\"" : reply.kindName)\(nearest)")
             }
             fault.replyFault = kind
         }
