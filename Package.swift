@@ -83,11 +83,22 @@ let package = Package(
             resources: authoringFiles.map { .embedInCode("Resources/" + $0) },
             swiftSettings: swiftSettings
         ),
+        // The MQTT broker of `understudy serve` (Kii's push to MQTT installations): MQTT 3.1.1 over TCP and over
+        // WebSocket, on SwiftNIO. No HTTP routing, no Lua.
+        .target(
+            name: "UnderstudyMQTT",
+            dependencies: [
+                "Understudy",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The HTTP server: the real services' REST routes, the control API and the request journal.
         .target(
             name: "UnderstudyHTTP",
             dependencies: [
-                "Understudy", "UnderstudyLua", "AMF",
+                "Understudy", "UnderstudyLua", "UnderstudyMQTT", "AMF",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -125,7 +136,8 @@ let package = Package(
         .testTarget(
             name: "UnderstudyHTTPTests",
             dependencies: [
-                "UnderstudyHTTP", "Understudy", "UnderstudyLua", "UnderstudyAuthoring", "UnderstudyTestSupport", "AMF",
+                "UnderstudyHTTP", "UnderstudyMQTT", "Understudy", "UnderstudyLua", "UnderstudyAuthoring", "UnderstudyTestSupport", "AMF",
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

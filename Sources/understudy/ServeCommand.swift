@@ -55,6 +55,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "How the apps' clocks move: virtual (only when told: advance, set) or real (they follow the real time from their start; advance and set still move them).")
     var clock: ClockMode = .virtual
 
+    @Option(help: "The MQTT broker's TCP port (Kii's MQTT installations; MQTT over WebSocket is at /mqtt on --port); 0: no TCP listener. Default 1883; when it is taken, serve goes on without MQTT over TCP.")
+    var mqttPort: Int?
+
+    @Flag(inversion: .prefixedNo, help: "Answer MQTT over WebSocket at /mqtt on --port.")
+    var mqttWebsocket = true
+
     @OptionGroup(title: "Limits")
     var limits: LuaLimitOptions
 
@@ -73,6 +79,9 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         _ = try Self.clockStartSeconds(clockStart)
         guard (1...65535).contains(port) else { throw ValidationError("--port must be from 1 to 65535, got \(port)") }
+        if let mqttPort, !(0...65535).contains(mqttPort) || mqttPort == port {
+            throw ValidationError("--mqtt-port must be from 0 (off) to 65535 and differ from --port, got \(mqttPort)")
+        }
         if !(idleTimeout >= 0) || idleTimeout > 1e6 { throw ValidationError("--idle-timeout must be a number of seconds, 0 or more") }
         if (controlToken ?? "").isEmpty, !LoopbackCheck.onlyLoopback(host) {
             throw ValidationError(
@@ -119,12 +128,15 @@ struct ServeCommand: ParsableCommand {
             }
             setup = file
         }
-        let options = ServerOptions(
+        var options = ServerOptions(
             host: host, port: port, setupScript: setup, seed: seed,
             limits: limits.limits(),
             controlToken: controlToken, idleTimeout: idleTimeout, clockStart: try Self.clockStartSeconds(clockStart),
             clockMode: clock
         )
+        options.mqttPort = mqttPort ?? (port == 1883 ? 0 : 1883)
+        options.mqttPortRequired = mqttPort != nil
+        options.mqttWebSocket = mqttWebsocket
         let server: UnderstudyServer
         do {
             server = try UnderstudyServer(options: options)
@@ -132,7 +144,6 @@ struct ServeCommand: ParsableCommand {
             FileOutput.standardError.write("understudy serve: \(error.message)\n")
             throw ExitCode(2)
         }
-        let banner = server.withStage { stage in Self.banner(stage, options: options) }
         if let codesJSON {  // refuse a path it cannot write before serving, not at the end
             guard let probe = FileOutput(path: codesJSON) else {
                 FileOutput.standardError.write("understudy serve: cannot write --codes-json \(codesJSON)\n")
@@ -143,7 +154,9 @@ struct ServeCommand: ParsableCommand {
         let watch = Self.watchStopSignals(server)
         defer { watch.forEach { $0.cancel() } }
         try await server.run {
-            FileOutput.standardOutput.write(banner)
+            FileOutput.standardOutput.write(server.withStage { stage in Self.banner(stage, options: stage.options) })
+        } warn: { message in
+            FileOutput.standardError.write("understudy serve: \(message)\n")
         }
         if let codesJSON, let file = FileOutput(path: codesJSON) {
             file.write(server.coverageText())
@@ -190,6 +203,11 @@ struct ServeCommand: ParsableCommand {
         }
         lines.append("  control API: \(options.linkBase)/_understudy/" + (options.controlToken == nil ? "" : " (X-Understudy-Token required)"))
         lines.append("  dashboard: \(options.linkBase)/_understudy/ui/")
+        let mqtt = options.mqttAddress
+        var transports: [String] = []
+        if mqtt.portTCP > 0 { transports.append("mqtt://\(mqtt.host):\(mqtt.portTCP)") }
+        if mqtt.portWS > 0 { transports.append("ws://\(mqtt.host):\(mqtt.portWS)/mqtt") }
+        lines.append("  MQTT broker (Kii MQTT installations): " + (transports.isEmpty ? "off" : transports.joined(separator: ", ")))
         if options.clockMode == .real { lines.append("  clocks: real time (advance and set still move them)") }
         lines.append("Ctrl-C stops the server.")
         lines.append(readyLine(options))

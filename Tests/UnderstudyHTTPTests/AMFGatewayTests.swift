@@ -199,6 +199,76 @@ struct AMFGatewayTests {
         }
     }
 
+    @Test("the Data service on Users over AMF: find with a query, first, last, count, create, update, as over REST")
+    func dataService() async throws {
+        try await withServer { server, client in
+            for name in ["ann", "bob", "cy"] { _ = try await client.amf(users, "register", [userMap("\(name)@example.com")]) }
+            let query = AMFValue.object(AMFObject("com.backendless.services.persistence.BackendlessDataQuery", sealed: [
+                AMFMember("pageSize", .int(2)), AMFMember("offset", .int(0)), AMFMember("whereClause", .string("email LIKE '%example.com'")),
+                AMFMember("properties", .array(AMFArray())), AMFMember("excludeProperties", .array(AMFArray())), AMFMember("groupBy", .array(AMFArray())),
+                AMFMember("havingClause", .string("")), AMFMember("distinct", .bool(false)), AMFMember("DEFAULT_PAGE_SIZE", .int(10)),
+                AMFMember("queryOptions", .object(AMFObject("QueryOptions", sealed: [AMFMember("sortBy", .array(AMFArray([.string("email DESC")]))), AMFMember("related", .array(AMFArray()))]))),
+            ]))
+            let found = try await client.amf(persistence, "find", [.string("Users"), query])
+            guard case .array(let page)? = found.body else { Issue.record("find: \(found.faultString ?? found.text)"); return }
+            #expect(page.dense.map { $0.object?["email"]?.string } == ["cy@example.com", "bob@example.com"])
+            #expect(page.dense.allSatisfy { $0.object?.className == "Users" })
+            #expect(try await client.amf(persistence, "count", [.string("Users"), query]).body == .int(3))
+            #expect(try await client.amf(persistence, "count", [.string("Users")]).body == .int(3))
+            // first and last: REST's records (find's order).
+            for (method, route) in [("first", "first"), ("last", "last")] {
+                let record = try await client.amf(persistence, method, [.string("Users")]).body?.object
+                let rest = try await client.send(.get, "\(backendless)/data/Users/\(route)")
+                #expect(record?["objectId"]?.string == rest.json("objectId")?.stringValue && record?.className == "Users", "\(method)")
+            }
+            // A where clause REST refuses is the same fault over AMF.
+            let bad = AMFValue.object(AMFObject(sealed: [AMFMember("whereClause", .string("email ==="))]))
+            let refused = try await client.amf(persistence, "find", [.string("Users"), bad])
+            let rest = try await client.send(.post, "\(backendless)/data/Users/find", json: #"{"where":"email ==="}"#)
+            guard case .integer(let restCode)? = rest.json("code") else { Issue.record("REST: \(rest.text)"); return }
+            #expect(refused.faultCode == String(restCode) && refused.faultString == rest.json("message")?.stringValue, "\(refused.text) vs \(rest.text)")
+
+            // save: create without an objectId (a new user), update with one.
+            let created = try await client.amf(persistence, "create", [.string("Users"), .object(AMFObject("Users", sealed: [
+                AMFMember("___class", .string("Users")), AMFMember("email", .string("dee@example.com")), AMFMember("password", .string("pw-1")),
+            ]))])
+            let id = try #require(created.body?.object?["objectId"]?.string, "\(created.faultString ?? created.text)")
+            let updated = try await client.amf(persistence, "update", [.string("Users"), .object(AMFObject("Users", sealed: [
+                AMFMember("___class", .string("Users")), AMFMember("objectId", .string(id)), AMFMember("nick", .string("D")),
+            ]))])
+            #expect(updated.body?.object?["nick"] == .string("D"), "\(updated.faultString ?? updated.text)")
+            #expect(try await client.amf(persistence, "find", [.string("Orders"), query]).faultCode == "1009")
+            let operations = server.withStage { $0.world.journal.entries(matching: JournalFilter(path: "binary")) }.map(\.operation)
+            #expect(operations.suffix(9) == ["data.find", "data.count", "data.count", "data.find_first", "data.find_last", "data.find", "data.save", "data.save", "data.find"], "\(operations)")
+        }
+    }
+
+    @Test("login by objectId needs the CloudCode key (2014 under the client key, as over REST); unregistering with channels answers an int")
+    func loginByIDAndUnregister() async throws {
+        try await withServer { server, client in
+            let registered = try await client.amf(users, "register", [userMap("eve@example.com")])
+            let id = try #require(registered.body?.object?["objectId"]?.string)
+            let refused = try await client.amf(users, "login", [.string(id)])
+            let rest = try await client.send(.post, "\(backendless)/users/login", json: #"{"objectId":"\#(id)"}"#)
+            #expect(refused.faultCode == "2014" && refused.faultString == rest.json("message")?.stringValue, "\(refused.text)")
+            let cloudCode = "/\(DefaultApps.backendlessAppID)/UNDERSTUDY-CLOUDCODE-KEY/binary"
+            let login = try await client.amf(users, "login", [.string(id)], path: cloudCode)
+            #expect(login.body?.object?["objectId"] == .string(id), "\(login.faultString ?? login.text)")
+            #expect(login.body?.object?["user-token"]?.string?.isEmpty == false)
+            let operations = server.withStage { $0.world.journal.entries(matching: JournalFilter(path: "binary")) }.map(\.operation)
+            #expect(operations.suffix(2) == ["users.login_by_id", "users.login_by_id"])
+
+            let dto = AMFValue.object(AMFObject("com.backendless.management.DeviceRegistrationDto", sealed: [
+                AMFMember("deviceToken", .string("tok")), AMFMember("deviceId", .string("dev-2")), AMFMember("os", .string("ANDROID")),
+                AMFMember("channels", .array(AMFArray([.string("default"), .string("news")]))),
+            ]))
+            _ = try await client.amf(devices, "registerDevice", [dto])
+            let unregistered = try await client.amf(devices, "unregisterDevice", [.string("dev-2"), .array(AMFArray([.string("news")]))])
+            #expect(unregistered.body == .int(0), "\(unregistered.text)")
+            #expect(try await client.amf(devices, "unregisterDevice", [.string("dev-2"), .array(AMFArray())]).faultCode == "5001")
+        }
+    }
+
     @Test("a fault injected on users.login reaches the SDK as its fault, with its delay")
     func injectedFault() async throws {
         let setup = """

@@ -72,7 +72,9 @@ struct FaultArgumentsDriftTests {
                 "method": "EMAIL", "pin": "1234", "new_password": "newpw1", "old_password": "pw123", "link": "resetcode",
                 "fields": .object(["name": "Jim"]), "disabled": true, "token": .string(f.kiiToken),
                 "installationID": .string(f.installationID), "push": .object(["user": .string(f.userID), "message": "hi"]),
-                "topicID": "news", "message": .object(["data": .object(["m": "hi"])]),
+                "topicID": "news", "message": .object(["data": .object(["m": "hi"]), "sender": .string(f.userID)]),
+                "action": "SUBSCRIBE_TO_TOPIC", "subject": "UserID:ANY_AUTHENTICATED_USER", "provider": "facebook",
+                "provider_token": "fb-token", "grant": .object(["totp_code": "123456"]),
                 "identity": .object(["username": "drifter3", "password": "pw123"]),
             ]
         }

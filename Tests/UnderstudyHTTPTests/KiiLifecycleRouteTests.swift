@@ -297,16 +297,42 @@ struct KiiLifecycleRouteTests {
         }
     }
 
-    @Test("the MQTT endpoint answers 503 MQTT_ENDPOINT_NOT_READY: there is no broker")
+    @Test("the MQTT endpoint answers the broker's credentials and address, the same on every call (contract v4)")
     func mqttEndpoint() async throws {
-        try await withServer { _, client in
+        var options = ServerOptions(port: 0, clockStart: VirtualClock.start)
+        options.mqttPort = 1999
+        try await withServer(options) { _, client in
             let token = try await client.bondToken()
             let created = try await client.send(.post, "\(kii)/installations", json: #"{"deviceType":"MQTT"}"#, headers: jsBearer(token))
             #expect(created.status == 201)
             let id = try #require(created.json("installationID")?.stringValue)
             let endpoint = try await client.send(.get, "\(kii)/installations/\(id)/mqtt-endpoint", headers: jsBearer(token))
-            #expect(endpoint.status == 503)
-            #expect(endpoint.json("errorCode") == "MQTT_ENDPOINT_NOT_READY")
+            #expect(endpoint.status == 200)
+            #expect(endpoint.header("X-MQTT-TTL") == "2147483647")
+            #expect(endpoint.json("X-MQTT-TTL") == .integer(2_147_483_647))
+            #expect(endpoint.json("installationID") == .string(id))
+            #expect(endpoint.json("username") == .string("\(DefaultApps.kiiAppID)/\(id)"))
+            #expect(endpoint.json("mqttTopic")?.stringValue?.count == 32)
+            #expect(endpoint.json("password")?.stringValue?.count == 32)
+            #expect(endpoint.json("host") == "127.0.0.1")
+            #expect(endpoint.json("portTCP") == .integer(1999))
+            #expect(endpoint.json("portSSL") == .integer(0))
+            #expect(endpoint.json("portWSS") == .integer(0))
+            let again = try await client.send(.get, "\(kii)/installations/\(id)/mqtt-endpoint", headers: jsBearer(token))
+            #expect(again.json == endpoint.json)
+
+            // Another user's token: 401; an installation that is not MQTT: 404 MQTT_ENDPOINT_NOT_FOUND.
+            let felix = try await client.bondToken(username: "felix", email: "felix@cia.gov", phone: "+819012345679")
+            let foreign = try await client.send(.get, "\(kii)/installations/\(id)/mqtt-endpoint", headers: jsBearer(felix))
+            #expect(foreign.status == 401)
+            let android = try await client.send(
+                .post, "\(kii)/installations", json: #"{"deviceType":"ANDROID","installationRegistrationID":"fcm-1"}"#,
+                headers: jsBearer(token)
+            )
+            let androidID = try #require(android.json("installationID")?.stringValue)
+            let notMQTT = try await client.send(.get, "\(kii)/installations/\(androidID)/mqtt-endpoint", headers: jsBearer(token))
+            #expect(notMQTT.status == 404)
+            #expect(notMQTT.json("errorCode") == "MQTT_ENDPOINT_NOT_FOUND")
         }
     }
 }

@@ -54,7 +54,7 @@ extension TestClientProtocol {
 
 @Suite("Kii over HTTP")
 struct KiiRouteTests {
-    let bond = #"{"loginName":"Bond007","emailAddress":"bond@mi6.co.uk","phoneNumber":"+819012345678","country":"JP","password":"martini","displayName":"James","locale":"en","score":7,"_secret":"x"}"#
+    let bond = #"{"loginName":"Bond007","emailAddress":"bond@mi6.co.uk","phoneNumber":"+819012345678","country":"JP","password":"martini","displayName":"James","locale":"en","score":7,"gadgets":{"pen":true}}"#
 
     // MARK: Sign-up
 
@@ -80,7 +80,10 @@ struct KiiRouteTests {
             #expect(reply.json("emailAddressVerified") == true)
             #expect(reply.json("phoneNumberVerified") == true)
             #expect(reply.json("_hasPassword") == true)
-            for absent in ["access_token", "_accessToken", "password", "score", "_secret"] {
+            // Contract v4: every other member of the body is stored as a custom field, any JSON value.
+            #expect(reply.json("score") == .integer(7))
+            #expect(reply.json("gadgets") == .object([.init("pen", .bool(true))]))
+            for absent in ["access_token", "_accessToken", "password"] {
                 #expect(reply.json(absent) == nil, "\(absent) in \(reply.text)")
             }
 
@@ -88,6 +91,23 @@ struct KiiRouteTests {
             let token = try await client.token("bond007", "martini")
             let me = try await client.send(.get, "\(kii)/users/me", headers: bearer(token))
             #expect(me.json("internalUserID") == .integer(internalID))
+            #expect(me.json("displayName") == "James")
+            #expect(me.json("locale") == "en")
+            #expect(me.json("score") == .integer(7))
+        }
+    }
+
+    @Test("sign-up refuses a reserved custom field name with 400 naming it, storing nothing (contract v4)")
+    func signUpReservedNames() async throws {
+        try await withServer { _, client in
+            for name in ["userID", "internalUserID", "_secret", "hasPassword", "thirdPartyAccounts", "token"] {
+                let reply = try await client.signUp(#"{"loginName":"bond","password":"martini","\#(name)":"x"}"#)
+                #expect(reply.status == 400, "\(name)")
+                #expect(reply.json("errorCode") == "INVALID_INPUT_DATA")
+                #expect(reply.json("field") == .string(name))
+            }
+            #expect(try await client.signUp(#"{"loginName":"bond","password":"martini","displayName":""}"#).json("field") == "displayName")
+            #expect(try await client.signUp(#"{"loginName":"bond","password":"martini"}"#).status == 201)
         }
     }
 
@@ -350,7 +370,7 @@ struct KiiRouteTests {
         }
     }
 
-    @Test("GET users/{user}: the full record for its owner, userID and loginName for others, 404 when unknown")
+    @Test("GET users/{user}: the full record for its owner and the administrator, userID, loginName and displayName for others, 404 when unknown")
     func getUser() async throws {
         try await withServer { _, client in
             let bondID = try #require(try await client.signUp(bond).json("userID")?.stringValue)
@@ -365,7 +385,17 @@ struct KiiRouteTests {
             for headers in [bearer(felixToken), appAuth] {
                 let other = try await client.send(.get, "\(kii)/users/\(bondID)", headers: headers)
                 #expect(other.status == 200)
-                #expect(other.json == ["userID": .string(bondID), "loginName": "bond007"])
+                #expect(other.json == ["userID": .string(bondID), "loginName": "bond007", "displayName": "James"])
+            }
+            // Contract v4: the administrator (Basic appID:appKey, or a client-credentials token) reads the full record.
+            let adminToken = try #require(try await client.send(
+                .post, "\(kii)/oauth2/token",
+                json: #"{"client_id":"\#(DefaultApps.kiiAppID)","client_secret":"\#(DefaultApps.kiiAppKey)"}"#
+            ).json("access_token")?.stringValue)
+            for headers in [basic(key: DefaultApps.kiiAppKey), bearer(adminToken)] {
+                let full = try await client.send(.get, "\(kii)/users/\(bondID)", headers: headers)
+                #expect(full.json("emailAddress") == "bond@mi6.co.uk")
+                #expect(full.json("score") == .integer(7))
             }
             for address in ["LOGIN_NAME:bond007", "EMAIL:bond@mi6.co.uk", "PHONE:+819012345678"] {
                 let byAddress = try await client.send(.get, "\(kii)/users/\(address)", headers: appAuth)
@@ -694,7 +724,7 @@ struct KiiRouteTests {
     func routeListing() async throws {
         let server = try UnderstudyServer(options: ServerOptions(port: 0, clockStart: VirtualClock.start))
         let routes = server.routeDescriptions.filter { $0.area == .kii }
-        #expect(routes.count == 44)  // 24 of versions 1 and 2, 20 topic routes of version 3
+        #expect(routes.count == 55)  // 24 of versions 1 and 2, 20 topic routes of version 3, 11 of version 4 (ACLs 6, groups 2, social 3)
         #expect(routes.allSatisfy { !$0.summary.isEmpty && $0.path.hasPrefix("/api/") })
         #expect(routes.contains { $0.method == .post && $0.path == "/api/oauth2/token" })
     }

@@ -30,6 +30,27 @@ func freePort() -> Int {
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
+/// A socket listening on loopback `port`; nil when the port is taken.
+func listening(on port: Int) -> Int32? {
+    #if canImport(Glibc)
+    let made = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    let made = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(made, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard bound == 0, listen(made, 1) == 0 else {
+        _ = close(made)
+        return nil
+    }
+    return made
+}
+
 /// The `understudy` binary this build made.
 let understudyBinary = repositoryRoot + "/.build/debug/understudy"
 
@@ -151,6 +172,32 @@ struct ServeCommandLineTests {
         let reply = await withToken.reply()
         #expect(reply.hasPrefix("HTTP/1.1 200 OK"))
         #expect(reply.contains(#""mode":"real""#))
+        await server.stop()
+    }
+
+    @Test("serve starts when the default MQTT port is taken: MQTT over TCP is off, said on standard error and in every endpoint")
+    func defaultMQTTPortTaken() async throws {
+        // Held here, or by another program already: taken either way.
+        let holder = listening(on: 1883)
+        defer { if let holder { _ = close(holder) } }
+        let port = freePort()
+        let server = try ServeProcess(["--port", String(port)])
+        #expect(await server.waitFor("understudy ready on http://127.0.0.1:\(port)\n"), "\(server.printed)\(server.complaints)")
+        #expect(server.complaints.contains("MQTT over TCP is off: port 1883 is taken"), "\(server.complaints)")
+        #expect(server.printed.contains("MQTT broker (Kii MQTT installations): ws://127.0.0.1:\(port)/mqtt\n"), "\(server.printed)")
+        let chunk = """
+            local app = understudy.app("kii")
+            local user = assert(app.users.register{ username = "mqtt_user", password = "123ABC" })
+            local id = app.installations.register{ user = user.userID, type = "MQTT" }.installationID
+            local endpoint = app.installations.mqtt_endpoint(id)
+            return endpoint.portTCP .. "/" .. endpoint.portWS
+            """
+        let connection = try #require(RawConnection(port: port))
+        connection.send(
+            "POST /_understudy/lua HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: text/plain\r\nContent-Length: \(chunk.utf8.count)\r\n\r\n\(chunk)"
+        )
+        let reply = await connection.reply()
+        #expect(reply.contains("0/\(port)"), "\(reply)")
         await server.stop()
     }
 

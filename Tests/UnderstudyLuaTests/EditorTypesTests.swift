@@ -21,6 +21,7 @@ struct EditorTypesTests {
         "BackendlessPushTemplates": ["backendless.push.templates"],
         "KiiApp": ["kii"], "KiiSettings": ["kii.settings"], "KiiUsers": ["kii.users"],
         "KiiInstallations": ["kii.installations"], "KiiPush": ["kii.push"], "KiiTopics": ["kii.topics"],
+        "KiiGroups": ["kii.groups"], "KiiSocial": ["kii.social"], "KiiAdmin": ["kii.admin"],
     ]
 
     /// Annotated classes that describe data (arguments, results, errors), not bindings.
@@ -28,7 +29,9 @@ struct EditorTypesTests {
         "ScenarioOptions", "JournalFilter", "BackendlessError", "KiiError", "Email", "SMS", "Push", "FaultSpec",
         "BackendlessUser", "BackendlessSession", "BackendlessSeed", "DeviceRegistrationRequest", "DeviceRegistration",
         "Publication", "PublishResult", "MessageStatus", "PushTemplateDefinition", "PushTemplate", "OAuthAccount", "OAuthLoginOptions", "KiiUser", "KiiSession", "KiiRegistration", "KiiSeed", "InstallationRequest", "Installation",
-        "KiiIdentity", "KiiTopic", "KiiTopicMessage",
+        "KiiIdentity", "KiiTopic", "KiiTopicMessage", "KiiThirdPartyAccount", "KiiSocialLogin", "KiiSocialOptions",
+        "KiiMFAGrant", "KiiMqttEndpoint", "KiiTopicACL", "KiiGroupSummary", "KiiGroup", "KiiGroupRequest",
+        "KiiSocialAccountRequest",
         "UsersColumn", "DataQuery", "DataRecord", "DataDeletion", "RoleUsersOptions",
         "EmailTemplateDefinition", "EmailTemplate", "EmailEnvelope", "TemplateSending",
     ]

@@ -87,7 +87,15 @@ scenario("send_to_user pushes once per installation; a disabled user gets nothin
   expect.equal(result.delivered, ids)
   local pushes = app.outbox.pushes()
   expect.length(pushes, 2)
-  expect.equal(pushes[1], { installation_id = ids[1], user = alice.userID, message = "hello" })
+  -- contract v4: the MQTT installation's push also carries the payload its MQTT client receives
+  for _, push in ipairs(pushes) do
+    local expected = { installation_id = push.installation_id, user = alice.userID, message = "hello" }
+    if push.installation_id == b.installationID then
+      expected.payload = '{"message":"hello","senderURI":"kiicloud://admins/APP_ADMIN","sourceURI":"kiicloud://users/'
+        .. alice.userID .. '"}'
+    end
+    expect.equal(push, expected)
+  end
   expect.ok(app.users.set_disabled(alice.userID, true))
   expect.equal(expect.ok(app.push.send_to_user{ user = alice.userID, message = "again" }).delivered, {})
   expect.length(app.outbox.pushes(), 2)

@@ -8,7 +8,9 @@ import com.backendless.async.callback.AsyncCallback;
 import com.backendless.exceptions.BackendlessException;
 import com.backendless.exceptions.BackendlessFault;
 import com.backendless.messaging.MessageStatus;
+import com.backendless.persistence.DataQueryBuilder;
 import com.backendless.property.UserProperty;
+import com.backendless.push.DeviceRegistrationUtil;
 
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -16,6 +18,7 @@ import java.io.OutputStream;
 import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -186,6 +189,63 @@ public class Check {
         step("publish", () -> {
             MessageStatus status = Backendless.Messaging.publish("default", "hello from Java");
             return status != null && status.getMessageId() != null ? null : "got " + status;
+        });
+        step("Data.of(BackendlessUser.class).find with a where clause and sortBy, getObjectCount, findFirst, findLast", () -> {
+            Backendless.UserService.register(user("java2@example.com", "secret-2"));
+            DataQueryBuilder query = DataQueryBuilder.create().setWhereClause("email LIKE 'java%'").setSortBy("email DESC").setPageSize(10);
+            List<BackendlessUser> found = Backendless.Data.of(BackendlessUser.class).find(query);
+            StringBuilder emails = new StringBuilder();
+            for (BackendlessUser each : found) emails.append(each.getEmail()).append(' ');
+            if (!emails.toString().equals("java2@example.com java1@example.com ")) return "find: " + emails;
+            int count = Backendless.Data.of(BackendlessUser.class).getObjectCount(query);
+            if (count != 2) return "getObjectCount: " + count;
+            BackendlessUser first = Backendless.Data.of(BackendlessUser.class).findFirst();
+            BackendlessUser last = Backendless.Data.of(BackendlessUser.class).findLast();
+            return email.equals(first.getEmail()) && "java2@example.com".equals(last.getEmail()) ? null : "first " + first.getEmail() + ", last " + last.getEmail();
+        });
+        step("Data.of(BackendlessUser.class).find with a where clause REST refuses: as over REST", () -> {
+            String[] restReply = rest("POST", "/data/Users/find", "{\"where\":\"email ===\"}");
+            return sameAsREST(fault(() -> Backendless.Data.of(BackendlessUser.class).find(DataQueryBuilder.create().setWhereClause("email ==="))),
+                match(restReply[1], "\"code\":(\\d+)"), restReply);
+        });
+        step("Data.of(BackendlessUser.class).save: a property changed through the Data service", () -> {
+            BackendlessUser user = Backendless.Data.of(BackendlessUser.class).findById(registered.get().getObjectId());
+            user.setProperty("nick", "dataNick");
+            BackendlessUser saved = Backendless.Data.of(BackendlessUser.class).save(user);
+            BackendlessUser read = Backendless.Data.of(BackendlessUser.class).findById(registered.get().getObjectId());
+            return "dataNick".equals(saved.getProperty("nick")) && "dataNick".equals(read.getProperty("nick")) ? null : "saved " + saved.getProperties();
+        });
+        step("login by objectId under the client key: 2014, as over REST", () -> sameAsREST(
+            fault(() -> Backendless.UserService.login(registered.get().getObjectId())), "2014",
+            rest("POST", "/users/login", "{\"objectId\":\"" + registered.get().getObjectId() + "\"}")));
+        step("login by objectId under the CloudCode key", () -> {
+            Backendless.initApp(APP, "UNDERSTUDY-CLOUDCODE-KEY");
+            try {
+                BackendlessUser user = Backendless.UserService.login(registered.get().getObjectId());
+                BackendlessUser current = Backendless.UserService.CurrentUser();
+                return user.getObjectId().equals(registered.get().getObjectId()) && current != null && email.equals(current.getEmail())
+                    ? null : "got " + user.getProperties();
+            } finally {
+                Backendless.initApp(APP, KEY);
+                Backendless.UserService.login(email, "secret-1", true);
+            }
+        });
+        step("registerDevice (as Android registers), then unregisterDeviceOnServer(channels): an int; unregisterDeviceOnServer(): 5001, as over REST", () -> {
+            // DeviceRegistrationUtil.registerDeviceOnServer sends os = Messaging.getOS(), "ANDROID" on Android and
+            // the JVM's os.name elsewhere (5005 here): the registration goes as Android sends it, through the Invoker.
+            com.backendless.DeviceRegistration registration = new com.backendless.DeviceRegistration();
+            registration.setDeviceId(com.backendless.Messaging.getDeviceId());
+            registration.setOs("ANDROID");
+            registration.setOsVersion("33");
+            registration.setDeviceToken("token-java");
+            registration.setChannels(Arrays.asList("default", "news"));
+            Object id = Invoker.invokeSync("com.backendless.services.messaging.DeviceRegistrationService", "registerDevice", new Object[] {registration});
+            if (!(id instanceof String) || ((String) id).isEmpty()) return "registration id: " + id;
+            DeviceRegistrationUtil devices = DeviceRegistrationUtil.getInstance();
+            int left = devices.unregisterDeviceOnServer(Arrays.asList("news"));
+            if (left != 0) return "channels left: " + left;
+            String[] restReply = rest("DELETE", "/messaging/registrations/" + com.backendless.Messaging.getDeviceId(), null);
+            return sameAsREST(fault(() -> devices.unregisterDeviceOnServer()), "5001", restReply);
         });
         step("logout", () -> {
             Backendless.UserService.logout();

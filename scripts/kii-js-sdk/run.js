@@ -1,12 +1,15 @@
 // The steps of scripts/kii-js-sdk/check: the real Kii JS SDK (KiiSDK.js, Node build) against `understudy serve` on
-// the port given. Steps tagged { v: 3 } need contract version 3 (../shared/spec/v3.md): pseudo users and topics.
-//   KII_SDK_COPY=/path/KiiSDK.js node run.js PORT
+// the port given. Steps tagged { v: 3 } need contract version 3 (../shared/spec/v3.md): pseudo users and topics;
+// { v: 4 } version 4 (v4.md): sign-up fields, other users' records, MFA, the MQTT endpoint (a push received by
+// mqtt.js, Debian's node-mqtt, with the endpoint's credentials), topic ACLs, groups and KiiSocialConnect.
+//   KII_SDK_COPY=/path/KiiSDK.js node run.js PORT MQTT_PORT
 const { Check, expect, expectEqual } = require('../lib/sdk-check');
 
 const port = process.argv[2];
+const mqttPort = Number(process.argv[3] || 0);
 const check = new Check(port);
 const root = require(process.env.KII_SDK_COPY).create();
-const { Kii, KiiUser, KiiPushMessageBuilder } = root;
+const { Kii, KiiUser, KiiPushMessageBuilder, KiiACLEntry, KiiACLAction, KiiAnyAuthenticatedUser, KiiSocialConnect, KiiSocialNetworkName } = root;
 global.TRACE = process.env.TRACE === '1';
 const APP = 'understudy-kii-app';
 Kii.initializeWithSite(APP, 'understudy-kii-key', `http://127.0.0.1:${port}/api`);
@@ -19,6 +22,7 @@ const installationsOf = (pushes) => pushes.map(p => p.installation_id).sort();
     await versions1and2();
     await version3PseudoUsers();
     await version3Topics();
+    await version4();
   } catch (e) {
     console.log('FAIL exception', e && (e.stack || e.message || e));
     process.exitCode = 1;
@@ -56,7 +60,6 @@ async function versions1and2() {
   });
   await check.step('uninstall ANDROID reg-1', () => push.uninstall('reg-1', 'ANDROID'));
   await check.fails('uninstall again', () => push.uninstall('reg-1', 'ANDROID'), 'INSTALLATION_NOT_FOUND');
-  await check.fails('getMqttEndpoint (no broker)', () => push.getMqttEndpoint(mqtt && mqtt.installationID), 'MQTT_ENDPOINT_NOT_READY');
   await check.step('resetPassword (legacy, email)', () => KiiUser.resetPassword('jsuser@mi6.co.uk'));
   await check.step('resetPasswordWithNotificationMethod EMAIL', () => KiiUser.resetPasswordWithNotificationMethod('jsuser@mi6.co.uk', 'EMAIL'));
   await check.step('resetPasswordWithNotificationMethod SMS_PIN', () => KiiUser.resetPasswordWithNotificationMethod('+819012345670', 'SMS_PIN'));
@@ -241,4 +244,199 @@ async function version3Topics() {
     const [topics] = await admin.listTopics();
     expectEqual(topics.map(t => t.getName()), [], 'topics left');
   }, { v: 3 });
+}
+
+// Contract version 4 (../shared/spec/v4.md): what a Kii app's other screens call.
+async function version4() {
+  const v4 = { v: 4 };
+  KiiUser.logOut();
+  let alice;
+  await check.step('register with displayName, locale and custom fields: stored at sign-up', async () => {
+    const user = KiiUser.userWithCredentials('alice4@mi6.co.uk', '+819012345674', 'alice4', 'secret1');
+    user.setDisplayName('Alice');
+    user.setLocale('en-GB');
+    user.set('level', 9);
+    user.set('team', 'blue');
+    await user.register();
+    alice = await KiiUser.authenticate('alice4', 'secret1');
+    await alice.refresh();
+    expectEqual([alice.getDisplayName(), alice.getLocale(), alice.get('level'), alice.get('team')], ['Alice', 'en-GB', 9, 'blue'],
+      'displayName, locale, level, team read back');
+  }, v4);
+  let bob;
+  await check.step('a second user logs in', async () => {
+    await KiiUser.userWithUsername('bob4', 'secret1').register();
+    bob = await KiiUser.authenticate('bob4', 'secret1');
+  }, v4);
+  if (!alice || !bob) return;
+  const reduced = (user) => [user.getID(), user.getUsername(), user.getDisplayName(), user.getEmailAddress() || null, user.get('level') || null];
+  const seenByOthers = [alice.getID(), 'alice4', 'Alice', null, null];
+  await check.step('refresh of another user: userID, loginName and displayName only', async () => {
+    const other = KiiUser.userWithID(alice.getID());
+    await other.refresh();
+    expectEqual(reduced(other), seenByOthers, 'the reduced record');
+  }, v4);
+  for (const [name, find, value] of [['Username', 'findUserByUsername', 'alice4'], ['Email', 'findUserByEmail', 'alice4@mi6.co.uk'],
+    ['Phone', 'findUserByPhone', '+819012345674']]) {
+    await check.step(`KiiUser.findUserBy${name} as a user: the reduced record`, async () => {
+      expectEqual(reduced(await KiiUser[find](value)), seenByOthers, 'the reduced record');
+    }, v4);
+  }
+  let admin;
+  await check.step('Kii.authenticateAsAppAdmin', async () => {
+    admin = await Kii.authenticateAsAppAdmin(APP, 'understudy-kii-key');
+  }, v4);
+  for (const [name, find, value] of [['Username', 'findUserByUsername', 'alice4'], ['Email', 'findUserByEmail', 'alice4@mi6.co.uk'],
+    ['Phone', 'findUserByPhone', '+819012345674']]) {
+    await check.step(`admin.findUserBy${name}: the full record`, async () => {
+      const [, found] = await admin[find](value);
+      expectEqual(reduced(found), [alice.getID(), 'alice4', 'Alice', 'alice4@mi6.co.uk', 9], 'the full record');
+    }, v4);
+  }
+  await check.fails('KiiUser.findUserByEmail of an unknown address', () => KiiUser.findUserByEmail('nobody4@mi6.co.uk'), 'USER_NOT_FOUND', v4);
+  await check.fails('KiiUser.authenticateWithTotp: no sign-in waits for a code', () => KiiUser.authenticateWithTotp('123456'), 'invalid_grant', v4);
+
+  // The MQTT endpoint, and a topic message received by mqtt.js with its credentials.
+  bob = await KiiUser.authenticate('bob4', 'secret1');
+  let endpoint;
+  await check.step('getMqttEndpoint: the credentials and where the broker listens', async () => {
+    const installation = await bob.pushInstallation().installMqtt(false);
+    endpoint = await bob.pushInstallation().getMqttEndpoint(installation.installationID);
+    expectEqual([endpoint.username, endpoint.portTCP, endpoint.portWS, endpoint.portSSL, endpoint.portWSS, endpoint.host],
+      [`${APP}/${installation.installationID}`, mqttPort, Number(port), 0, 0, '127.0.0.1'], 'username, ports, host');
+    expect(/^[A-Za-z0-9]{32}$/.test(endpoint.password) && /^[A-Za-z0-9]{32}$/.test(endpoint.mqttTopic), 'password and mqttTopic');
+  }, v4);
+  const adminTopic = () => admin.topicWithName('alerts');
+  await check.step('a topic the user subscribes to (admin.topicWithName("alerts"))', async () => {
+    await adminTopic().save();
+    await bob.pushSubscription().subscribe(Kii.topicWithName('alerts'));
+  }, v4);
+  for (const transport of ['ws', 'tcp']) {
+    await check.step(`mqtt.js over ${transport === 'ws' ? 'WebSocket' : 'TCP'} with the endpoint's credentials receives the topic message`, async () => {
+      if (!endpoint) throw new Error('no endpoint');
+      const url = transport === 'ws' ? `ws://127.0.0.1:${endpoint.portWS}/mqtt` : `mqtt://127.0.0.1:${endpoint.portTCP}`;
+      const payload = await receiveOne(url, endpoint, async () => {
+        await adminTopic().sendMessage(new KiiPushMessageBuilder({ alert: `over ${transport}` }).build());
+      });
+      expectEqual([payload.alert, payload.topic, payload.objectScopeType], [`over ${transport}`, 'alerts', 'APP'], 'payload');
+    }, v4);
+  }
+  await check.fails('mqtt.js with a wrong password is refused', () => receiveOne(`ws://127.0.0.1:${port}/mqtt`,
+    { ...endpoint, password: 'wrong' + ((endpoint && endpoint.password) || '').slice(5) }, async () => {}), 'Bad username or password', v4);
+
+  // Topic ACLs: the owner's user-scope topic, read and changed through topic.acl().
+  bob = await KiiUser.authenticate('bob4', 'secret1');
+  const diary = () => bob.topicWithName('diary4');
+  const entriesOf = async () => {
+    const [, entries] = await diary().acl().listACLEntries();
+    return entries.map(e => `${e.getActionString()} ${e.getEntityString()}`).sort();
+  };
+  await check.step('topic.acl().listACLEntries(): a user-scope topic lists its owner for both actions', async () => {
+    await diary().save();
+    expectEqual(await entriesOf(), [`SEND_MESSAGE_TO_TOPIC UserID:${bob.getID()}`, `SUBSCRIBE_TO_TOPIC UserID:${bob.getID()}`], 'entries');
+  }, v4);
+  await check.step('topic.acl().putACLEntry + save: grant another user SUBSCRIBE and any user SEND', async () => {
+    const acl = diary().acl();
+    acl.putACLEntry(KiiACLEntry.entryWithSubject(KiiUser.userWithID(alice.getID()), KiiACLAction.KiiACLSubscribeToTopic));
+    acl.putACLEntry(KiiACLEntry.entryWithSubject(new KiiAnyAuthenticatedUser(), KiiACLAction.KiiACLSendMessageToTopic));
+    await acl.save();
+    expectEqual(await entriesOf(), [`SEND_MESSAGE_TO_TOPIC UserID:${bob.getID()}`, 'SEND_MESSAGE_TO_TOPIC UserID:ANY_AUTHENTICATED_USER',
+      `SUBSCRIBE_TO_TOPIC UserID:${alice.getID()}`, `SUBSCRIBE_TO_TOPIC UserID:${bob.getID()}`].sort(), 'entries');
+  }, v4);
+  await check.fails('granting an entry already there', async () => {
+    const acl = diary().acl();
+    acl.putACLEntry(KiiACLEntry.entryWithSubject(KiiUser.userWithID(alice.getID()), KiiACLAction.KiiACLSubscribeToTopic));
+    await acl.save();
+  }, 'ACL_ALREADY_EXISTS', v4);
+  await check.step('the granted user subscribes to the owner\'s topic and sends to it', async () => {
+    const asAlice = await KiiUser.authenticate('alice4', 'secret1');
+    const topic = KiiUser.userWithID(bob.getID()).topicWithName('diary4');
+    await asAlice.pushSubscription().subscribe(topic);
+    await topic.sendMessage(new KiiPushMessageBuilder({ note: 'hello' }).build());
+  }, v4);
+  await check.step('revoking (an entry with grant false, saved): the user is refused', async () => {
+    bob = await KiiUser.authenticate('bob4', 'secret1');
+    const acl = diary().acl();
+    const entry = KiiACLEntry.entryWithSubject(new KiiAnyAuthenticatedUser(), KiiACLAction.KiiACLSendMessageToTopic);
+    entry.setGrant(false);
+    acl.putACLEntry(entry);
+    await acl.save();
+    await KiiUser.authenticate('alice4', 'secret1');
+    await KiiUser.userWithID(bob.getID()).topicWithName('diary4').sendMessage(new KiiPushMessageBuilder({ note: 'again' }).build()).then(
+      () => { throw new Error('the send succeeded'); },
+      (e) => expect(String(e.message).includes('UNAUTHORIZED'), `wanted UNAUTHORIZED, got ${e.message}`));
+  }, v4);
+  await check.fails('another user cannot read the topic\'s ACL', () => KiiUser.userWithID(bob.getID()).topicWithName('diary4').acl().listACLEntries(), 'UNAUTHORIZED', v4);
+
+  // Groups: made in the console (a Lua chunk), listed by the SDK.
+  await check.step('memberOfGroups and ownerOfGroups', async () => {
+    await check.lua(`local app = understudy.app("${APP}")
+      app.groups.create{ name = "crew", owner = "${bob.getID()}", members = { "${alice.getID()}" } }
+      app.groups.create{ name = "band", owner = "${alice.getID()}" }`);
+    const asAlice = await KiiUser.authenticate('alice4', 'secret1');
+    const [, member] = await asAlice.memberOfGroups();
+    const [, owned] = await asAlice.ownerOfGroups();
+    expectEqual([member.map(g => g.getName()), owned.map(g => g.getName())], [['crew', 'band'], ['band']], 'member of, owner of');
+  }, v4);
+  await check.fails('memberOfGroups of another user', () => KiiUser.userWithID(bob.getID()).memberOfGroups(), 'UNAUTHORIZED', v4);
+
+  // KiiSocialConnect with a scripted provider account.
+  await check.lua(`local app = understudy.app("${APP}")
+    app.social.account{ provider = "facebook", token = "fb-token-4", profile = { id = "fb-4" } }
+    app.social.account{ provider = "google", token = "g-token-4", profile = { id = "g-4" } }`);
+  let social;
+  await check.step('KiiSocialConnect.logIn(FACEBOOK): a new user, linked', async () => {
+    const [user] = await KiiSocialConnect.logIn(KiiSocialNetworkName.FACEBOOK, { access_token: 'fb-token-4' });
+    social = user;
+    expectEqual([user.getLinkedSocialAccounts().facebook && user.getLinkedSocialAccounts().facebook.id, user.getUsername() || null],
+      ['fb-4', null], 'linked account, username');
+  }, v4);
+  await check.step('KiiSocialConnect.logIn again: the same user', async () => {
+    const [user] = await KiiSocialConnect.logIn(KiiSocialNetworkName.FACEBOOK, { access_token: 'fb-token-4' });
+    expectEqual(user.getID(), social && social.getID(), 'userID');
+  }, v4);
+  await check.fails('KiiSocialConnect.logIn with a token no account has', () =>
+    KiiSocialConnect.logIn(KiiSocialNetworkName.FACEBOOK, { access_token: 'nope' }), 'invalid_grant', v4);
+  await check.step('linkCurrentUserWithNetwork(GOOGLEPLUS)', async () => {
+    await KiiUser.authenticate('bob4', 'secret1');
+    const [user] = await KiiSocialConnect.linkCurrentUserWithNetwork(KiiSocialNetworkName.GOOGLEPLUS, { access_token: 'g-token-4' });
+    expectEqual(user.getLinkedSocialAccounts().google && user.getLinkedSocialAccounts().google.id, 'g-4', 'linked google id');
+  }, v4);
+  await check.fails('linkCurrentUserWithNetwork again', () =>
+    KiiSocialConnect.linkCurrentUserWithNetwork(KiiSocialNetworkName.GOOGLEPLUS, { access_token: 'g-token-4' }), 'GOOGLE_USER_ALREADY_LINKED', v4);
+  await check.step('KiiSocialConnect.logIn(GOOGLEPLUS) logs the linked user in', async () => {
+    const [user] = await KiiSocialConnect.logIn(KiiSocialNetworkName.GOOGLEPLUS, { access_token: 'g-token-4' });
+    expectEqual(user.getID(), bob.getID(), 'userID');
+  }, v4);
+  await check.step('unLinkCurrentUserFromNetwork(GOOGLEPLUS)', async () => {
+    const [user] = await KiiSocialConnect.unLinkCurrentUserFromNetwork(KiiSocialNetworkName.GOOGLEPLUS);
+    await user.refresh();
+    expectEqual(user.getLinkedSocialAccounts().google || null, null, 'google unlinked');
+  }, v4);
+  await check.fails('unLinkCurrentUserFromNetwork again', () =>
+    KiiSocialConnect.unLinkCurrentUserFromNetwork(KiiSocialNetworkName.GOOGLEPLUS), 'USER_NOT_LINKED', v4);
+}
+
+// Connects mqtt.js (Debian's node-mqtt) with the endpoint's credentials, subscribes to its topic, runs `send`, and
+// resolves to the first message's JSON payload; rejects with the broker's refusal.
+function receiveOne(url, endpoint, send) {
+  const mqtt = require('mqtt');
+  return new Promise((resolve, reject) => {
+    const client = mqtt.connect(url, {
+      clientId: endpoint.mqttTopic, username: endpoint.username, password: endpoint.password, protocolVersion: 4,
+      reconnectPeriod: 0, connectTimeout: 5000,
+    });
+    const timer = setTimeout(() => { client.end(true); reject(new Error('no message within 10 s')); }, 10000);
+    const fail = (e) => { clearTimeout(timer); client.end(true); reject(e); };
+    client.on('error', fail);
+    client.on('connect', () => client.subscribe(endpoint.mqttTopic, { qos: 0 }, (err) => {
+      if (err) return fail(err);
+      Promise.resolve(send()).catch(fail);
+    }));
+    client.on('message', (_, payload) => {
+      clearTimeout(timer);
+      client.end(true);
+      try { resolve(JSON.parse(payload.toString('utf8'))); } catch (e) { reject(e); }
+    });
+  });
 }

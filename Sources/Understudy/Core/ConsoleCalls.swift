@@ -30,6 +30,10 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
     case rolesList = "roles.list"
     case emailTemplatesDefine = "email.templates.define"
     case emailTemplatesList = "email.templates.list"
+    // Kii, contract v4.
+    case groupsCreate = "groups.create"
+    case socialAccount = "social.account"
+    case adminToken = "admin.token"
     // The `understudy` module's calls (`app` here is `understudy`).
     case moduleBackendless = "understudy.backendless"
     case moduleKii = "understudy.kii"
@@ -49,6 +53,7 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
         case .channelsList, .channelsDevices, .oauthAccount, .pushTemplatesDefine, .rolesDefine, .rolesList, .emailTemplatesDefine,
             .emailTemplatesList:
             return [.backendless]
+        case .groupsCreate, .socialAccount, .adminToken: return [.kii]
         default: return Flavour.allCases
         }
     }
@@ -78,7 +83,7 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
         func declare(_ arguments: [ArgumentDeclaration] = [], result: ResultKind, performs method: ConsoleMethod? = nil) -> OperationDeclaration {
             OperationDeclaration(
                 rawValue, flavour, lua: isModuleCall ? String(rawValue.dropFirst("understudy.".count)) : rawValue,
-                arguments: arguments, checks: [], result: result, perform: method.map(Performer.init)
+                arguments: arguments, checks: [], result: result, perform: method.map { Performer($0) }
             )
         }
         let filter = { (name: String, summary: String) in ArgumentDeclaration.string(name, optional: true, from: .none, summary) }
@@ -170,6 +175,38 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
             return declare([ArgumentDeclaration("account", .any, from: .none, "provider, token, secret?, profile")], result: .true)
         case .pushTemplatesDefine:
             return declare([ArgumentDeclaration("template", .any, from: .none, "name, and what the push carries")], result: .true)
+        case .groupsCreate:
+            let fields: [ArgumentDeclaration] = [
+                .string("name", from: .none), .string("owner", from: .none, "a userID"),
+                ArgumentDeclaration("members", .strings, optional: true, from: .none, "userIDs"),
+            ]
+            return declare([.table("group", "KiiGroupDefinition", fields: fields, from: .none, "name, owner, members?")],
+                           result: .record("KiiGroup", "group")) { app, a, _ in
+                guard case .kii(let app) = app.flavoured, let fields = a.fields("group") else { return .nothing }
+                return .record(try Self.createGroup(app, fields))
+            }
+        case .socialAccount:
+            let fields: [ArgumentDeclaration] = [
+                .string("provider", from: .none, "facebook, twitter, google, qq or renren (without case)"),
+                .string("token", from: .none, "the provider's access token"),
+                .string("secret", optional: true, from: .none, "twitter only"), .string("open_id", optional: true, from: .none, "qq only"),
+                ArgumentDeclaration("profile", .any, from: .none, "strings, id required"),
+            ]
+            return declare([.table("account", "KiiSocialAccountDefinition", fields: fields, from: .none, "provider, token, secret?, open_id?, profile")],
+                           result: .true) { app, a, _ in
+                guard case .kii(let app) = app.flavoured, let fields = a.fields("account") else { return .done }
+                app.defineSocialAccount(try Self.socialAccount(fields))
+                return .done
+            }
+        case .adminToken:
+            return declare(result: .value("string", "token")) { app, _, _ in
+                guard case .kii(let app) = app.flavoured else { return .done }
+                do throws(KiiError) {
+                    return .value(.string(try app.adminToken(clientID: app.settings.appID, clientSecret: app.settings.appKey)))
+                } catch {
+                    throw CallMisuse(error.message)
+                }
+            }
         case .rolesDefine:
             return declare([.string("name", from: .none, "the custom role's name")], result: .true) { app, a, _ in
                 guard case .backendless(let app) = app.flavoured else { return .done }
@@ -247,6 +284,44 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
             throw CallMisuse(outOfRange() + "the clock stays finite and within ±10^15 seconds of the epoch")
         }
         return .value(.double(now))
+    }
+
+    /// `groups.create{ name, owner, members? }`: an owner or member naming no user is misuse.
+    private static func createGroup(_ app: KiiApp, _ fields: [String: Value]) throws(CallMisuse) -> KiiGroup {
+        let owner = fields["owner"]?.stringValue ?? ""
+        var members: [String] = []
+        if case .array(let items)? = fields["members"] { members = items.compactMap(\.stringValue) }
+        guard app.user(userID: owner) != nil else { throw CallMisuse("group.owner names no user: \(owner.prefix(64))") }
+        for member in members where app.user(userID: member) == nil {
+            throw CallMisuse("group.members holds \(member.prefix(64)), which names no user")
+        }
+        do throws(KiiError) {
+            return try app.createGroup(name: fields["name"]?.stringValue ?? "", owner: owner, members: members)
+        } catch {
+            throw CallMisuse(error.message)
+        }
+    }
+
+    /// `social.account{ provider, token, secret?, open_id?, profile }`: the provider in any case; `secret` only
+    /// for twitter, `open_id` only for qq; `profile` a table of strings with `id`.
+    private static func socialAccount(_ fields: [String: Value]) throws(CallMisuse) -> KiiSocialAccount {
+        let name = fields["provider"]?.stringValue ?? ""
+        guard let provider = KiiSocialProvider(named: name) else {
+            throw CallMisuse("account.provider must be one of \(KiiSocialProvider.listed), got \"\(name.prefix(64))\"")
+        }
+        let secret = fields["secret"]?.stringValue, openID = fields["open_id"]?.stringValue
+        if secret != nil, provider != .twitter { throw CallMisuse("account.secret is for twitter only, not \(provider.rawValue)") }
+        if openID != nil, provider != .qq { throw CallMisuse("account.open_id is for qq only, not \(provider.rawValue)") }
+        guard case .object(let members)? = fields["profile"]?.emptyListAsObject else {
+            throw CallMisuse("account.profile must be a table of strings with id, got \(fields["profile"]?.kindName ?? "nil")")
+        }
+        var profile: [String: String] = [:]
+        for (key, value) in members {
+            guard case .string(let text) = value else { throw CallMisuse("account.profile.\(key) must be a string, got \(value.kindName)") }
+            profile[key] = text
+        }
+        guard let id = profile["id"], !id.isEmpty else { throw CallMisuse("account.profile.id is required (a string)") }
+        return KiiSocialAccount(provider: provider, token: fields["token"]?.stringValue ?? "", secret: secret, openID: openID, profile: profile)
     }
 
     /// `users.seed(template)`: `count` (required), `start` (default 1), `status` (Backendless), and the template's

@@ -133,9 +133,23 @@ package enum Outcome {
 /// the operation's faults first, with the arguments as read, so no domain method repeats them.
 package struct Performer: Sendable {
     package let run: @Sendable (any EmulatedApp, CallArguments, any CallLimits) throws -> Outcome
+    /// Misuse a Lua call can make beyond its declared types: the Lua adapter raises it before anything else.
+    package let misuse: MisuseCheck?
 
-    package init(_ run: @escaping @Sendable (any EmulatedApp, CallArguments, any CallLimits) throws -> Outcome) {
+    package init(misuse: MisuseCheck? = nil, _ run: @escaping @Sendable (any EmulatedApp, CallArguments, any CallLimits) throws -> Outcome) {
+        self.misuse = misuse
         self.run = run
+    }
+}
+
+/// Misuse a Lua call can make beyond its declared types (a provider named in any case, exactly one of two
+/// fields), which a declaration's argument types cannot say: the Lua adapter raises it before anything else; over
+/// HTTP the route's resolvers answer those cases with the flavour's error.
+package struct MisuseCheck: Sendable {
+    package let check: @Sendable (CallArguments) throws(CallMisuse) -> Void
+
+    package init(_ check: @escaping @Sendable (CallArguments) throws(CallMisuse) -> Void) {
+        self.check = check
     }
 }
 
@@ -206,8 +220,23 @@ package enum ArgumentResolver: Sendable, Hashable {
     /// Kii: the id of the installation the path's `{installation}` names (an id, or `TYPE:registrationID`), for
     /// app credentials or its owner's token (404 `INSTALLATION_NOT_FOUND`, 401 for another user's).
     case kiiInstallation
+    /// Kii: the userID the route carries (a query item), for the administrator or that user's own token (401
+    /// `UNAUTHORIZED` for another user's; 400 `INVALID_INPUT_DATA` when it is absent).
+    case kiiOwnUserID
     /// Kii: the token of `Authorization: Bearer` (401 when there is none or it is not live).
     case bearerToken
+    /// Kii: the `Authorization: Bearer` token of the user the path's `{user}` names (`me` or the token's own
+    /// userID; 401 `UNAUTHORIZED` for none, app credentials or another user).
+    case kiiOwnToken
+    /// Kii social login: the path's `{provider}` in its canonical (lower-case) name; 400 `INVALID_INPUT_DATA`
+    /// naming `provider` for another.
+    case kiiProvider
+    /// Kii social login: the options table from the body: `accessTokenSecret` as `secret` (twitter),
+    /// `openID` as `open_id` (qq); either is left out for another provider, as the live service ignores it.
+    case kiiSocialOptions
+    /// Kii: the token of `Authorization: Bearer` as sent, absent for app credentials (the reader of
+    /// `users.lookup`: `ReplyPresenter.kiiUserView` shows the administrator by credentials the full record).
+    case bearerTokenIfAny
     /// Backendless: the path's `{identity}` URL-decoded (8002 for bytes that are not UTF-8); with `rawFallback`,
     /// the text as sent when only it names a user (the JS SDK does not encode it).
     case backendlessIdentity(rawFallback: Bool)
@@ -243,9 +272,17 @@ package enum ReplyPresenter: Sendable, Hashable {
     case kiiTopicList
     /// Kii: 204 when subscribed, else 404 `PUSH_SUBSCRIPTION_NOT_FOUND`.
     case kiiSubscribedOrNotFound
-    /// Kii: the user's full record for its own token, else what others see (`userID`, `loginName`); 404
-    /// `USER_NOT_FOUND` for none.
-    case kiiUserAsSeen
+    /// Kii (`users.lookup`): the record as the reader may see it; the full record for the administrator by its
+    /// credentials (Basic `appID:appKey` with the app's key).
+    case kiiUserView
+    /// Kii: the MQTT endpoint as `application/vnd.kii.MQTTEndpointResponse+json`, with the `X-MQTT-TTL` header.
+    case kiiMqttEndpoint
+    /// Kii: a topic's ACL, each subject as `{"userID"}`, `{"groupID"}` or `{"thingID"}`.
+    case kiiTopicACL
+    /// Kii: `{"groups": [...]}` as `application/vnd.kii.GroupsRetrievalResponse+json`.
+    case kiiGroupList
+    /// Kii social login: `{"id", "access_token", "expires_in", "token_type": "Bearer", "new_user_created"}`.
+    case kiiSocialLogin
 }
 
 extension ArgumentValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral {

@@ -121,4 +121,17 @@ package enum KiiOperation: String, Operation {
     case sendToTopic = "topics.send"
     /// Answered by the HTTP routes alone: whether a topic exists (`HEAD`/`GET {scope}topics/{topicID}`).
     case topicExists = "topics.exists"
+    // Contract version 4: topic ACLs and groups.
+    case topicACL = "topics.acl"
+    case grantTopic = "topics.grant"
+    case revokeTopic = "topics.revoke"
+    case groupsMemberOf = "groups.member_of"
+    case groupsOwnedBy = "groups.owned_by"
+    // Contract version 4: other users' records and the MFA grant.
+    case lookup = "users.lookup"
+    case loginMFA = "users.login_mfa"
+    // Contract version 4: social login (KiiSocialConnect).
+    case loginSocial = "users.login_social"
+    case linkSocial = "users.link_social"
+    case unlinkSocial = "users.unlink_social"
 }

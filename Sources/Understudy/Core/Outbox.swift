@@ -104,6 +104,8 @@ package struct Outbox: Sendable {
         package var publication: PushPublication?
         /// Kii: what every delivery of one topic message shares (topic, data, message id), held once (contract v3).
         package var topicMessage: KiiTopicPush? = nil
+        /// Kii: the JSON an MQTT installation's client receives (contract v4); nil for other installations.
+        package var payload: String? = nil
 
         package init(
             deviceID: String? = nil, channel: String? = nil, installationID: String? = nil, userID: String? = nil,
@@ -148,7 +150,7 @@ package struct Outbox: Sendable {
         } else if let shared = push.topicMessage, last?.topicMessage === shared {
             // the same topic message
         } else {
-            heldBytes += HeldBytes.of(push.message)
+            heldBytes += HeldBytes.of(push.message) + HeldBytes.of(push.payload)
             if let publication = push.publication {
                 heldBytes += HeldBytes.perRecord + publication.headers.reduce(0) { $0 + 32 + HeldBytes.of($1.name) + HeldBytes.of($1.value) }
             }

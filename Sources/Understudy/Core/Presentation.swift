@@ -151,6 +151,7 @@ extension Outbox.Push: OutboxItem {
             writer.write("topic", topicMessage.topic)
             writer.write(dynamic: "data", Value(properties: topicMessage.data))
             writer.write("pushMessageID", topicMessage.pushMessageID)
+            if let payload { writer.write("payload", payload) }
             return
         }
         if let installationID {
@@ -161,6 +162,7 @@ extension Outbox.Push: OutboxItem {
             writer.write("channel", channel)
         }
         writer.write("message", message)
+        if let payload { writer.write("payload", payload) }
         publication?.present(to: &writer)
     }
 }

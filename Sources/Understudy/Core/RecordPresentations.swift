@@ -69,6 +69,15 @@ extension KiiUser: Presentable {
         if let locale { writer.write("locale", locale) }
         writer.write("disabled", disabled)
         writer.write("hasPassword", hasPassword)
+        var accounts: [String: Value] = [:]
+        for account in thirdPartyAccounts {
+            let seconds = Double(account.createdAt) / 1000
+            accounts[account.provider.rawValue] = .object([
+                "id": .string(account.id), "type": .string(account.provider.rawValue),
+                "createdAt": seconds == seconds.rounded() ? .int(account.createdAt / 1000) : .double(seconds),
+            ])
+        }
+        writer.write(dynamic: "thirdPartyAccounts", .object(accounts))
         for field in customFields { writer.write(dynamic: field.name, field.value) }
     }
 }

@@ -12,6 +12,10 @@ package final class ServedWorld {
     package let linkBase: String
     /// Where the clock of every app added starts (seconds since the epoch); nil: `VirtualClock.start`.
     package private(set) var clockStart: Double?
+    /// Where the MQTT broker listens: every Kii app added reports it in `installations.mqtt_endpoint`.
+    package var mqttBroker = MqttBrokerAddress.standard
+    /// The broker every Kii app added delivers its MQTT pushes to; nil: none.
+    package var mqttDeliveries: (any MqttDeliveries)?
 
     package init(linkBase: String, journalCapacity: Int = 100_000, clockStart: Double? = nil) {
         self.linkBase = linkBase
@@ -25,6 +29,10 @@ package final class ServedWorld {
     package func add(_ app: any EmulatedApp) -> Int {
         app.linkBase = linkBase
         if let clockStart { app.moveClock(to: clockStart) }
+        if case .kii(let kii) = app.flavoured {
+            kii.mqttBroker = mqttBroker
+            kii.mqttDeliveries = mqttDeliveries
+        }
         apps.append(app)
         return apps.count - 1
     }
@@ -34,9 +42,10 @@ package final class ServedWorld {
         if let start = clockStart, VirtualClock.accepts(start + seconds) { clockStart = start + seconds }
     }
 
-    /// What the apps hold (`EmulatedApp.heldBytes`; the journal apart): what `--max-memory` bounds under `serve`.
+    /// What the apps hold (`EmulatedApp.heldBytes`; the journal apart) and the MQTT broker's connections and
+    /// queued bytes: what `--max-memory` bounds under `serve`.
     package var appBytes: Int {
-        var total = 0
+        var total = mqttDeliveries?.heldBytes ?? 0
         for app in apps { total += app.heldBytes }
         return total
     }

@@ -26,7 +26,10 @@ extension KiiApp {
     package func setDisabled(userID: String, disabled: Bool) throws(KiiError) -> KiiUser {
         let user = try storedUser(userID)
         user.profile.disabled = disabled
-        if disabled { endSessions(of: user) }
+        if disabled {
+            endSessions(of: user)
+            disconnectMqtt(ofUser: user.userID)
+        }
         return user.snapshot()
     }
 
@@ -46,8 +49,11 @@ extension KiiApp {
         for phone in [user.phone.current, user.phone.pending].compactMap({ $0 }) where phones[phone] === user {
             phones[phone] = nil
         }
+        for installation in lifecycle.installations.owned(by: user.userID) { mqttInstallationRemoved(installation) }
         lifecycle.installations.removeAll(ownedBy: user.userID)
         topicStore.removeAll(of: user.userID)
+        groupStore.removeMember(user.userID)
+        releaseSocialAccounts(of: user)
     }
 
     /// Updates the user's fields with Kii's merge rule: predefined fields (`displayName`, `country`, `locale`,

@@ -14,13 +14,18 @@ extension KiiApp {
     ///   - phone: `+819012345678`, local digits with `country`, or `JP-09012345678`; stored in E.164 form.
     ///   - country: two capital letters; needed to read a local phone number.
     ///   - password: 4–50 characters, each U+0020…U+007E.
+    ///   - displayName: 1-50 characters (contract v4).
+    ///   - locale: stored as given (1-64 bytes).
+    ///   - fields: custom fields, by the update's name rules; none of the sign-up's own or reserved names.
     package func register(
-        username: String? = nil, email: String? = nil, phone: String? = nil, country: String? = nil, password: String?
+        username: String? = nil, email: String? = nil, phone: String? = nil, country: String? = nil, password: String?,
+        displayName: String? = nil, locale: String? = nil, fields: [Property] = []
     ) throws(KiiError) -> KiiUser {
         try checkFaults(.register, [
             .object([
                 "username": Value(username), "email": Value(email), "phone": Value(phone), "country": Value(country),
-                "password": Value(password),
+                "password": Value(password), "displayName": Value(displayName), "locale": Value(locale),
+                "fields": fields.isEmpty ? .null : Value(properties: fields),
             ])
         ])
 
@@ -40,6 +45,8 @@ extension KiiApp {
             throw .invalidInput(field: "password", value: nil, message: "The password is required")
         }
         try KiiIdentifiers.validatePassword(password)
+        // Contract v4: the sign-up fields, after the version 1 field checks, before the combination and uniqueness.
+        let profile = try KiiProfileChange.signUp(displayName: displayName, locale: locale, fields: fields)
 
         try checkSignUpCombination(username: loginName != nil, email: email != nil, phone: e164 != nil)
 
@@ -58,6 +65,12 @@ extension KiiApp {
         user.country = storedCountry
         users[user.id] = user
         userBytes += HeldBytes.perUser
+        if profile.displayName != nil || profile.locale != nil || !profile.customFields.isEmpty {
+            user.profile.displayName = profile.displayName
+            user.profile.locale = profile.locale
+            user.profile.customFields = profile.customFields
+            userBytes += HeldBytes.of(profile.customFields)
+        }
         registrationOrder.append(user)
         if let loginName { loginNames[loginName] = user }
         if let email {

@@ -30,6 +30,19 @@ package final class KiiApp: EmulatedApp {
     /// Topics, their subscribers, and push-message ids (contract v3; see KiiTopics).
     var topicStore = KiiTopicStore()
     var topicSecrets: SeededGenerator
+    /// MQTT endpoint passwords and topics (contract v4; see KiiMqtt).
+    var mqttSecrets: SeededGenerator
+    /// Groups (contract v4; see KiiTopicACL) and their ids.
+    var groupStore = KiiGroupStore()
+    var groupSecrets: SeededGenerator
+    /// Provider accounts and their owners (contract v4; see KiiApp+Social).
+    var socialStore = KiiSocialStore()
+    /// The MQTT credentials of every MQTT installation, by installationID, removed ones remembered.
+    var mqttEndpoints: [String: KiiMqttCredentials] = [:]
+    /// Where the MQTT broker listens (what `installations.mqtt_endpoint` reports).
+    package var mqttBroker = MqttBrokerAddress.standard
+    /// The broker that delivers pushes to connected MQTT clients (`understudy serve`); nil: none listens.
+    package var mqttDeliveries: (any MqttDeliveries)?
     /// Application-administrator tokens issued for client credentials (see KiiApp+Admin).
     var adminTokens: Set<String> = []
 
@@ -61,6 +74,8 @@ package final class KiiApp: EmulatedApp {
         salts = root.derived(5)
         lifecycleSecrets = root.derived(6)
         topicSecrets = root.derived(7)
+        mqttSecrets = root.derived(8)
+        groupSecrets = root.derived(9)
     }
 
     /// Throws the fault's error when one applies to this call.
@@ -177,8 +192,10 @@ extension KiiApp {
     package typealias Method = @Sendable (KiiApp, CallArguments) throws(KiiError) -> Outcome
 
     /// What `operation` performs: its faults checked with the arguments as read, then `method`.
-    static func performer(_ operation: KiiOperation, _ method: @escaping Method) -> Performer {
-        Performer { app, arguments, _ in
+    static func performer(
+        _ operation: KiiOperation, misuse: MisuseCheck? = nil, _ method: @escaping Method
+    ) -> Performer {
+        Performer(misuse: misuse) { app, arguments, _ in
             guard case .kii(let app) = app.flavoured else { preconditionFailure("\(operation.name) is a Kii operation") }
             try app.checkFaults(operation, arguments.faultValues)
             return try method(app, arguments)

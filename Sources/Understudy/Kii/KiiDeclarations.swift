@@ -14,11 +14,12 @@ extension KiiOperation {
         let installationID = ArgumentDeclaration.string("installationID", from: .path("installation"))
         func declare(
             version: Int = 1, lua: String?, _ arguments: [ArgumentDeclaration] = [], routes: [RouteDeclaration] = [],
-            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false, performs method: KiiApp.Method? = nil
+            checks: [Check] = [.fault], result: ResultKind, answeredByAdapter: Bool = false,
+            misuse: MisuseCheck? = nil, performs method: KiiApp.Method? = nil
         ) -> OperationDeclaration {
             OperationDeclaration(
                 rawValue, .kii, version: version, lua: lua, arguments: arguments, routes: routes, checks: checks,
-                result: result, answeredByAdapter: answeredByAdapter, perform: method.map { KiiApp.performer(self, $0) }
+                result: result, answeredByAdapter: answeredByAdapter, perform: method.map { KiiApp.performer(self, misuse: misuse, $0) }
             )
         }
         func checks(_ codes: String...) -> [Check] { [.fault] + codes.map(Check.kii) }
@@ -53,12 +54,16 @@ extension KiiOperation {
                             .string("phone", optional: true, from: .bodyField("phoneNumber")),
                             .string("country", optional: true, from: .bodyField("country")),
                             .string("password", from: .bodyField("password")),
+                            .string("displayName", optional: true, from: .bodyField("displayName"), "1-50 characters (v4)"),
+                            .string("locale", optional: true, from: .bodyField("locale"), "stored as given (v4)"),
+                            .properties("fields", optional: true, from: .resolved("the body's other members"),
+                                        "custom fields (v4): strings, numbers, booleans"),
                         ],
                         from: .body
                     )
                 ],
                 routes: [.post("/users", "Sign up a user (app credentials); 201 with the user record, no token")],
-                checks: checks("INVALID_INPUT_DATA", "PASSWORD_TOO_SHORT", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS", "RESOURCE_TEMPORARILY_UNAVAILABLE"),
+                checks: checks("INVALID_INPUT_DATA", "PASSWORD_TOO_SHORT", "INVALID_INPUT_DATA", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS", "RESOURCE_TEMPORARILY_UNAVAILABLE"),
                 result: user
             )
         case .login:
@@ -122,14 +127,115 @@ extension KiiOperation {
                 .record(try app.changePhone(userID: a.string("userID"), phone: a.string("phone"), country: a.optionalString("country")))
             }
         case .getUser:
+            // Contract v4: `GET users/{user}` is users.lookup's route (the reader's view); users.get is the console's.
+            return declare(lua: "users.get", [userID], result: .optionalRecord("KiiUser")) { app, a throws(KiiError) in
+                .optional(try app.getUser(userID: a.string("userID")))
+            }
+        case .lookup:
             return declare(
-                lua: "users.get", [userID],
-                routes: [
-                    .get("/users/{user}", "A user's record (the full record for its owner's token)")
-                        .resolving("userID", .kiiAnyUser).replying(.kiiUserAsSeen)
+                version: 4, lua: "users.lookup",
+                [
+                    .string("identifier", from: .path("user"), "a userID, LOGIN_NAME:/EMAIL:/PHONE: forms, a username, email or +phone"),
+                    .string("token", from: .header("Authorization"), "an access token: the user's, another user's or an administrator's"),
                 ],
-                result: .optionalRecord("KiiUser")
-            ) { app, a throws(KiiError) in .optional(try app.getUser(userID: a.string("userID"))) }
+                routes: [
+                    .get("/users/{user}", "A user's record: full for its own token and the administrator, else {userID, loginName?, displayName?}")
+                        .resolving("identifier", .kiiAnyUser).resolving("token", .bearerTokenIfAny).replying(.kiiUserView)
+                ],
+                checks: checks("UNAUTHORIZED", "WRONG_TOKEN", "USER_NOT_FOUND"), result: .record("KiiUser", "user")
+            ) { app, a throws(KiiError) in
+                // Over HTTP app credentials send no token: an anonymous app (the presenter shows the administrator
+                // by its credentials the full record).
+                let viewer = a.optionalString("token").map(KiiViewer.token) ?? .anonymous
+                return .record(try app.lookup(identifier: a.string("identifier"), viewer: viewer))
+            }
+        case .loginSocial, .linkSocial, .unlinkSocial:
+            let provider = ArgumentDeclaration.string(
+                "provider", from: .path("provider"), "facebook, twitter, google, qq or renren (without case)"
+            )
+            let options = ArgumentDeclaration.table(
+                "options", "KiiSocialOptions",
+                fields: [
+                    .string("secret", optional: true, from: .bodyField("accessTokenSecret"), "twitter only"),
+                    .string("open_id", optional: true, from: .bodyField("openID"), "qq only"),
+                ],
+                optional: true, from: .body
+            )
+            let session = ArgumentDeclaration.string("token", from: .header("Authorization"), "the user's access token")
+            /// Over HTTP the resolvers give a known provider and only its own option.
+            let socialRoute = { (route: RouteDeclaration) in
+                route.resolving("provider", .kiiProvider).resolving("options", .kiiSocialOptions)
+            }
+            switch self {
+            case .loginSocial:
+                return declare(
+                    version: 4, lua: "users.login_social",
+                    [provider, .string("token", from: .bodyField("accessToken"), "the provider's access token"), options],
+                    routes: [
+                        socialRoute(.post("/integration/{provider}", "Sign in with a provider's token (app credentials): {id, access_token, expires_in, token_type, new_user_created}"))
+                            .guarded(.credentials).replying(.kiiSocialLogin)
+                    ],
+                    checks: checks("invalid_grant", "invalid_grant"), result: .record("KiiSocialLogin", "login"),
+                    misuse: KiiSocialProvider.misuse
+                ) { app, a throws(KiiError) in
+                    let (provider, secret, openID) = try KiiSocialProvider.read(a)
+                    return .record(try app.loginSocial(provider: provider, token: a.string("token"), secret: secret, openID: openID))
+                }
+            case .linkSocial:
+                return declare(
+                    version: 4, lua: "users.link_social",
+                    [session, provider, .string("provider_token", from: .bodyField("accessToken"), "the provider's access token"), options],
+                    routes: [
+                        socialRoute(.post("/users/{user}/{provider}/link", "Link the user to the provider account of the token (204)").resolving("token", .kiiOwnToken))
+                            .replying(.status(204))
+                    ],
+                    checks: checks("UNAUTHORIZED", "WRONG_TOKEN", "INVALID_INPUT_DATA", "FACEBOOK_USER_ALREADY_LINKED", "USER_ALREADY_LINKED"),
+                    result: user, misuse: KiiSocialProvider.misuse
+                ) { app, a throws(KiiError) in
+                    let (provider, secret, openID) = try KiiSocialProvider.read(a)
+                    return .record(
+                        try app.linkSocial(
+                            token: a.string("token"), provider: provider, providerToken: a.string("provider_token"), secret: secret, openID: openID
+                        )
+                    )
+                }
+            default:
+                return declare(
+                    version: 4, lua: "users.unlink_social", [session, provider],
+                    routes: [
+                        RouteDeclaration.post("/users/{user}/{provider}/unlink", .none, "Unlink the user from the provider (204)")
+                            .resolving("token", .kiiOwnToken).resolving("provider", .kiiProvider).replying(.status(204))
+                    ],
+                    checks: checks("UNAUTHORIZED", "WRONG_TOKEN", "USER_NOT_LINKED"), result: user, misuse: KiiSocialProvider.misuse
+                ) { app, a throws(KiiError) in
+                    .record(try app.unlinkSocial(token: a.string("token"), provider: try KiiSocialProvider.read(a).provider))
+                }
+            }
+        case .loginMFA:
+            // Over HTTP: the `mfa` grant of `oauth2/token`, which the login route hands over.
+            return declare(
+                version: 4, lua: "users.login_mfa",
+                [
+                    .table(
+                        "grant", "KiiMFAGrant",
+                        fields: [
+                            .string("totp_code", optional: true, from: .bodyField("totp_code")),
+                            .string("recovery_code", optional: true, from: .bodyField("recovery_code")),
+                        ],
+                        from: .body
+                    )
+                ],
+                checks: checks("invalid_grant"), result: .record("KiiSession", "session"),
+                misuse: MisuseCheck { a throws(CallMisuse) in
+                    let grant = a.fields("grant") ?? [:]
+                    guard (grant["totp_code"] == nil) != (grant["recovery_code"] == nil) else {
+                        throw CallMisuse("login_mfa needs exactly one of totp_code and recovery_code")
+                    }
+                }
+            ) { app, a throws(KiiError) in
+                let grant = a.fields("grant") ?? [:]
+                try app.loginMFA(totpCode: grant["totp_code"]?.stringValue, recoveryCode: grant["recovery_code"]?.stringValue)
+            }
         case .resendEmailVerification:
             return declare(
                 lua: "users.resend_email_verification", [userID],
@@ -420,13 +526,14 @@ extension KiiOperation {
                                 from: .resolved("the gcm/fcm (ANDROID), apns (IOS), jpush and mqtt blocks with enabled: true"),
                                 "default all four"
                             ),
+                            .string("sender", optional: true, from: .resolved("the token's user"), "a userID the topic's ACL lets send (v4)"),
                         ],
                         from: .body
                     ),
                     owner,
                 ],
                 routes: RouteDeclaration.scoped(topicScopes, .post(topicPath + "/push/messages", "Send a push message to the topic's subscribers (201 {\"pushMessageID\"})")),
-                checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND", "INVALID_INPUT_DATA"),
+                checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND", "USER_NOT_FOUND", "UNAUTHORIZED", "INVALID_INPUT_DATA"),
                 result: .value("{ pushMessageID: string, delivered: string[] }", "result")
             )
         case .topicExists:
@@ -438,10 +545,78 @@ extension KiiOperation {
             )
         case .mqttEndpoint:
             return declare(
-                version: 2, lua: nil, [installationID],
-                routes: [.get("/installations/{installation}/mqtt-endpoint", "The MQTT endpoint: always 503 MQTT_ENDPOINT_NOT_READY (no broker)")],
-                result: .http, answeredByAdapter: true
-            )
+                version: 4, lua: "installations.mqtt_endpoint", [installationID],
+                routes: [
+                    .get("/installations/{installation}/mqtt-endpoint", "The installation's MQTT broker endpoint (200, header X-MQTT-TTL): owner's token or the administrator")
+                        .resolving("installationID", .kiiInstallation).replying(.kiiMqttEndpoint)
+                ],
+                checks: checks("INSTALLATION_NOT_FOUND", "MQTT_ENDPOINT_NOT_FOUND"), result: .record("KiiMqttEndpoint", "endpoint")
+            ) { app, a throws(KiiError) in .record(try app.mqttEndpoint(installationID: a.string("installationID"))) }
+        case .topicACL:
+            return declare(
+                version: 4, lua: "topics.acl", [topicID, owner],
+                routes: topics(
+                    RouteDeclaration.scoped(topicScopes, .get(topicPath + "/acl", "The topic's ACL: {\"SUBSCRIBE_TO_TOPIC\": [{\"userID\"}|{\"groupID\"}|{\"thingID\"}], \"SEND_MESSAGE_TO_TOPIC\": [...]}")),
+                    mustOwn: "read the topic's ACL", reply: .kiiTopicACL
+                ),
+                checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND"), result: .record("KiiTopicACL", "acl")
+            ) { app, a throws(KiiError) in .record(try app.topicACL(topicID: a.string("topicID"), owner: a.optionalString("owner"))) }
+        case .grantTopic, .revokeTopic:
+            let grant = self == .grantTopic
+            let path = topicPath + "/acl/{action}/{subject}"
+            return declare(
+                version: 4, lua: grant ? "topics.grant" : "topics.revoke",
+                [
+                    topicID,
+                    .oneOf("action", KiiTopicAction.allCases.map(\.rawValue), from: .path("action")),
+                    .string("subject", from: .path("subject"), "UserID:{id}, GroupID:{id}, ThingID:{id}, UserID:ANY_AUTHENTICATED_USER"),
+                    owner,
+                ],
+                routes: topics(
+                    RouteDeclaration.scoped(
+                        topicScopes,
+                        grant
+                            ? RouteDeclaration(.put, path, .none, "Grant the subject the action on the topic (204)")
+                            : .delete(path, "Revoke the subject's action on the topic (204)")
+                    ),
+                    mustOwn: "change the topic's ACL"
+                ),
+                checks: grant
+                    ? checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND", "INVALID_INPUT_DATA", "USER_NOT_FOUND", "GROUP_NOT_FOUND", "ACL_ALREADY_EXISTS")
+                    : checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND", "INVALID_INPUT_DATA", "ACL_NOT_FOUND"),
+                result: .true
+            ) { app, a throws(KiiError) in
+                // Lua refuses another action as misuse (`oneOf`); over HTTP the path's is 400 naming `action`.
+                let name = a.string("action")
+                guard let action = KiiTopicAction(rawValue: name) else {
+                    throw .invalidInput(
+                        field: "action", value: String(name.prefix(64)),
+                        message: "action must be SUBSCRIBE_TO_TOPIC or SEND_MESSAGE_TO_TOPIC, got \(name.prefix(64))"
+                    )
+                }
+                let (topicID, subject, owner) = (a.string("topicID"), a.string("subject"), a.optionalString("owner"))
+                if grant {
+                    try app.grantTopic(topicID: topicID, action: action, subject: subject, owner: owner)
+                } else {
+                    try app.revokeTopic(topicID: topicID, action: action, subject: subject, owner: owner)
+                }
+                return .done
+            }
+        case .groupsMemberOf:
+            return declare(
+                version: 4, lua: "groups.member_of",
+                [.string("userID", from: .query("is_member"), "the member (GET groups?owner= lists the groups a user owns: groups.owned_by)")],
+                routes: [
+                    RouteDeclaration.get("/groups", "The groups of ?is_member={userID} (or ?owner={userID}): {\"groups\": [{\"groupID\", \"name\", \"owner\"}]}"),
+                    RouteDeclaration.get("/groups/", "The same (the JavaScript SDK's path)"),
+                ].map { $0.resolving("userID", ArgumentResolver.kiiOwnUserID).replying(ReplyPresenter.kiiGroupList) },
+                checks: checks("USER_NOT_FOUND"), result: .value("KiiGroupSummary[]", "groups")
+            ) { app, a throws(KiiError) in .records(try app.groupsMemberOf(userID: a.string("userID")).map { $0 as any Presentable }) }
+        case .groupsOwnedBy:
+            return declare(
+                version: 4, lua: "groups.owned_by", [.string("userID", from: .query("owner"), "the owner")],
+                checks: checks("USER_NOT_FOUND"), result: .value("KiiGroupSummary[]", "groups")
+            ) { app, a throws(KiiError) in .records(try app.groupsOwnedBy(userID: a.string("userID")).map { $0 as any Presentable }) }
         }
     }
 }

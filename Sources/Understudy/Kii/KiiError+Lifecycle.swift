@@ -72,4 +72,12 @@ extension KiiError {
             field: "installationID", value: id
         )
     }
+
+    /// 404 `MQTT_ENDPOINT_NOT_FOUND`: the installation is not an MQTT installation.
+    package static func mqttEndpointNotFound(_ id: String) -> KiiError {
+        KiiError(
+            status: 404, code: "MQTT_ENDPOINT_NOT_FOUND", message: "Installation \(id) is not an MQTT installation",
+            field: "installationID", value: id
+        )
+    }
 }

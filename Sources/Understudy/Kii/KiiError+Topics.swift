@@ -70,4 +70,19 @@ extension KiiError {
     package static func invalidPushData(field: String = "data", _ message: String) -> KiiError {
         invalidInput(field: field, value: nil, message: message)
     }
+
+    /// 404 `GROUP_NOT_FOUND`: an ACL subject names a group that does not exist.
+    package static func groupNotFound(_ groupID: String) -> KiiError {
+        KiiError(status: 404, code: "GROUP_NOT_FOUND", message: "The group \(groupID) named by the subject was not found", field: "subject", value: groupID)
+    }
+
+    /// 409 `ACL_ALREADY_EXISTS`: the entry is already in the topic's ACL.
+    package static func aclAlreadyExists(action: String, subject: String) -> KiiError {
+        KiiError(status: 409, code: "ACL_ALREADY_EXISTS", message: "The ACL entry \(action) \(subject) already exists", field: "subject", value: subject)
+    }
+
+    /// 404 `ACL_NOT_FOUND`: the entry is not in the topic's ACL.
+    package static func aclNotFound(action: String, subject: String) -> KiiError {
+        KiiError(status: 404, code: "ACL_NOT_FOUND", message: "The ACL entry \(action) \(subject) was not found", field: "subject", value: subject)
+    }
 }

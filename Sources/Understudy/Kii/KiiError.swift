@@ -95,6 +95,14 @@ package struct KiiError: Error, Sendable, Hashable {
         status: 400, code: "invalid_grant", message: "The user was not found or a wrong password was provided"
     )
 
+    /// 400 `invalid_grant`: no account of the provider accepts the token (contract v4's social login).
+    package static func socialTokenRefused(_ provider: String) -> KiiError {
+        KiiError(status: 400, code: "invalid_grant", message: "The \(provider) access token is not valid")
+    }
+
+    /// 400 `invalid_grant`: the `mfa` grant's code (contract v4: no sign-in is ever pending).
+    package static let mfaCodeNotValid = KiiError(status: 400, code: "invalid_grant", message: "The MFA code is not valid")
+
     /// 404 `USER_NOT_FOUND`: no user has this userID.
     package static func userNotFound(_ userID: String) -> KiiError {
         KiiError(

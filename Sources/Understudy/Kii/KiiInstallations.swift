@@ -107,6 +107,7 @@ extension KiiApp {
                 deviceType: .mqtt, userID: user.userID, development: development
             )
             lifecycle.installations.store(installation)
+            makeMqttCredentials(for: installation)
             return installation
         }
         let token = try Self.registrationID(token, for: deviceType)
@@ -154,22 +155,29 @@ extension KiiApp {
 
     /// Removes an installation. Errors: 404 `INSTALLATION_NOT_FOUND`.
     package func unregisterInstallation(id: String) throws(KiiError) {
-        guard lifecycle.installations.remove(id) != nil else { throw .installationNotFound(id) }
+        guard let removed = lifecycle.installations.remove(id) else { throw .installationNotFound(id) }
+        mqttInstallationRemoved(removed)
     }
 
     /// Pushes `message` to every installation of the user: one outbox push each. A disabled user receives nothing.
-    /// Errors: 404 `USER_NOT_FOUND`.
+    /// An MQTT installation's push carries `payload`, `{"message","senderURI","sourceURI"}`, which the broker
+    /// publishes to its connected client. Errors: 404 `USER_NOT_FOUND`.
     /// - Returns: the installation ids delivered to, sorted.
     package func sendToUser(userID: String, message: String) throws(KiiError) -> [String] {
         try checkFaults(.sendToUser, [.object(["user": .string(userID), "message": .string(message)])])
         let user = try storedUser(userID)
         if user.isDisabled { return [] }
         let targets = lifecycle.installations.owned(by: user.userID)
+        let payload = MqttPayload.json([
+            "message": .text(message), "senderURI": .text("kiicloud://admins/APP_ADMIN"),
+            "sourceURI": .text("kiicloud://users/\(user.userID)"),
+        ])
         for installation in targets {
-            outbox.deliver(
-                Outbox.Push(installationID: installation.installationID, userID: user.userID, message: message, sentAt: clock.now)
-            )
+            var push = Outbox.Push(installationID: installation.installationID, userID: user.userID, message: message, sentAt: clock.now)
+            if installation.deviceType == .mqtt { push.payload = payload }
+            outbox.deliver(push)
         }
+        publishMqtt(payload, to: targets)
         return targets.map(\.installationID)
     }
 

@@ -9,6 +9,8 @@ final class KiiProfile {
     var pseudo = false
     /// Custom fields, in the order the last `update` sent them.
     var customFields: [Property] = []
+    /// Linked provider accounts, in link order (contract v4).
+    var thirdParty: [KiiThirdPartyAccount] = []
     /// Milliseconds on the virtual clock of the last `update`; nil until one.
     var modified: Int64?
     /// The user's live access tokens (ended all at once by a password change, reset, deletion or disabling).

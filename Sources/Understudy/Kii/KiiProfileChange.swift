@@ -106,6 +106,64 @@ struct KiiProfileChange {
         }
     }
 
+    /// Names a sign-up's `fields` may not use (contract v4): the sign-up's own fields and the record's reserved names.
+    static let signUpRefused: Set<String> = [
+        "loginName", "emailAddress", "phoneNumber", "password", "displayName", "country", "locale", "userID",
+        "internalUserID", "hasPassword", "thirdPartyAccounts", "emailAddressVerified", "phoneNumberVerified", "token",
+    ]
+
+    /// A sign-up's `displayName`, `locale` and custom fields (contract v4), checked: `displayName` 1-50
+    /// characters, `locale` 1-64 bytes, custom fields by the update's name rules, no reserved name (400
+    /// `INVALID_INPUT_DATA` naming the field).
+    static func signUp(displayName: String?, locale: String?, fields: [Property]) throws(KiiError) -> KiiProfileChange {
+        var change = KiiProfileChange()
+        if let displayName {
+            guard (1...50).contains(displayName.unicodeScalars.count) else {
+                throw .invalidInput(field: "displayName", value: displayName, message: "displayName must be 1 to 50 characters")
+            }
+            change.displayName = displayName
+        }
+        if let locale {
+            guard (1...64).contains(locale.utf8.count) else {
+                throw .invalidInput(field: "locale", value: locale, message: "locale must be 1 to 64 characters")
+            }
+            change.locale = locale
+        }
+        var seen = Set<String>()
+        var customBytes = 0
+        for field in fields {
+            let name = field.name
+            guard seen.insert(name).inserted else {
+                throw .invalidInput(field: name, value: nil, message: "The field \(name) is sent twice")
+            }
+            if signUpRefused.contains(name) || readOnly.contains(name) || name.hasPrefix("_") {
+                throw .invalidInput(field: name, value: nil, message: "The field \(name) is reserved: it cannot be a custom field")
+            }
+            guard (1...maxNameLength).contains(name.utf8.count) else {
+                throw .invalidInput(
+                    field: String(name.prefix(maxNameLength)), value: nil,
+                    message: "A custom field's name must be 1 to \(maxNameLength) bytes long"
+                )
+            }
+            if field.value == .null { continue }
+            customBytes += name.utf8.count + size(of: field.value)
+            change.customFields.append(field)
+        }
+        if change.customFields.count > maxCustomFields {
+            throw .invalidInput(
+                field: "fields", value: nil, message: "At most \(maxCustomFields) custom fields are kept, got \(change.customFields.count)"
+            )
+        }
+        if customBytes > maxCustomBytes {
+            throw .invalidInput(
+                field: "fields", value: nil, message: "The custom fields hold \(customBytes) bytes; at most \(maxCustomBytes) are kept"
+            )
+        }
+        return change
+    }
+
+    private init() {}
+
     private static func text(_ field: Property) throws(KiiError) -> String {
         guard case .string(let text) = field.value else {
             throw .invalidInput(

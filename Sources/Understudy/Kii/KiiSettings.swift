@@ -8,6 +8,9 @@ package struct KiiSettings: Sendable, Equatable {
     package var smsCodeTTL: Double = 86_400
     /// How long a password-reset PIN (SMS_PIN) lives, in seconds of virtual time (an hour by default).
     package var smsResetPINTTL: Double = 3_600
+    /// `exposeFullUserDataToOthers` (contract v4): another user's token reads the full record, not only `userID`,
+    /// `loginName` and `displayName`.
+    package var exposeFullUserData = false
     /// The application id over HTTP.
     package var appID = "understudy-kii-app"
     /// The application key over HTTP.
@@ -21,7 +24,7 @@ package struct KiiSettings: Sendable, Equatable {
     package init() {}
 
     /// Every setting name, in the order documentation lists them.
-    package static let names = ["email_verification", "phone_verification", "sms_code_ttl", "sms_reset_pin_ttl", "app_id", "app_key"]
+    package static let names = ["email_verification", "phone_verification", "sms_code_ttl", "sms_reset_pin_ttl", "expose_full_user_data", "app_id", "app_key"]
         + RateLimitSettings.names + ["test_phone_numbers"]
 
     /// The setting's current value, or nil for an unknown name.
@@ -34,6 +37,7 @@ package struct KiiSettings: Sendable, Equatable {
         case "sms_reset_pin_ttl":
             return smsResetPINTTL == smsResetPINTTL.rounded() && smsResetPINTTL < 1e15
                 ? .int(Int64(smsResetPINTTL)) : .double(smsResetPINTTL)
+        case "expose_full_user_data": return .bool(exposeFullUserData)
         case "app_id": return .string(appID)
         case "app_key": return .string(appKey)
         case "rate_limit", "rate_limit_seconds": return rateLimit.value(of: name)
@@ -49,6 +53,7 @@ package struct KiiSettings: Sendable, Equatable {
         case "phone_verification": phoneVerification = try value.boolean(for: name)
         case "sms_code_ttl": smsCodeTTL = try value.nonNegativeNumber(for: name)
         case "sms_reset_pin_ttl": smsResetPINTTL = try value.nonNegativeNumber(for: name)
+        case "expose_full_user_data": exposeFullUserData = try value.boolean(for: name)
         case "app_id": appID = try value.nonEmptyString(for: name)
         case "app_key": appKey = try value.nonEmptyString(for: name)
         case "test_phone_numbers": testPhoneNumbers = try Self.testPhoneNumbers(from: value)

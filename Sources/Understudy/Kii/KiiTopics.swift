@@ -29,6 +29,13 @@ package struct KiiTopicMessage: Sendable, Hashable {
     /// Over HTTP a message must name its networks (a `gcm`, `fcm`, `apns`, `jpush` or `mqtt` block): without
     /// any, 400 `INVALID_INPUT_DATA`.
     package var networksRequired = false
+    /// Who sends it (contract v4): the topic ACL's `SEND_MESSAGE_TO_TOPIC` must let them.
+    package var sender: KiiTopicSender = .byDefault
+    /// Over HTTP `mqtt.data`: keys an MQTT client receives over `data`'s.
+    package var mqttData: [Property] = []
+    /// Over HTTP the send flags (`sendWhen`, `sendOrigin`, `sendAppID`, `sendTopicID`, `sendObjectScope`,
+    /// `sendSender`); absent ones take Kii's defaults.
+    package var flags: [String: Bool] = [:]
 
     package init(
         data: [Property], development: Bool? = nil, production: Bool? = nil, networks: Set<KiiDeviceType>? = nil
@@ -42,6 +49,7 @@ package struct KiiTopicMessage: Sendable, Hashable {
     /// The arguments a fault's `when` sees under `message`: what was given.
     var value: Value {
         var object: [String: Value] = ["data": Value(properties: data)]
+        if case .user(let userID) = sender { object["sender"] = .string(userID) }
         if let development { object["development"] = .bool(development) }
         if let production { object["production"] = .bool(production) }
         if let networks { object["networks"] = .array(KiiDeviceType.allCases.filter(networks.contains).map { .string($0.rawValue) }) }
@@ -52,6 +60,14 @@ package struct KiiTopicMessage: Sendable, Hashable {
     var reached: Set<KiiDeviceType> { networks ?? Set(KiiDeviceType.allCases) }
 }
 
+/// Who sends a topic message: the default (the administrator for an app-scope topic, the owner for a user-scope
+/// one), the administrator, or a user.
+package enum KiiTopicSender: Sendable, Hashable {
+    case byDefault
+    case administrator
+    case user(String)
+}
+
 /// What every outbox push of one `topics.send` shares: the topic, the checked `data` and the message id, held
 /// once however many installations it reaches.
 package final class KiiTopicPush: Sendable, Hashable {
@@ -59,11 +75,14 @@ package final class KiiTopicPush: Sendable, Hashable {
     /// The payload, sorted by key; every value a string.
     package let data: [Property]
     package let pushMessageID: String
+    /// The JSON an MQTT client receives (contract v4).
+    package let payload: String
 
-    package init(topic: String, data: [Property], pushMessageID: String) {
+    package init(topic: String, data: [Property], pushMessageID: String, payload: String = "") {
         self.topic = topic
         self.data = data
         self.pushMessageID = pushMessageID
+        self.payload = payload
     }
 
     package static func == (lhs: KiiTopicPush, rhs: KiiTopicPush) -> Bool {
@@ -95,6 +114,8 @@ struct KiiTopicStore {
 
     /// Subscribers (userIDs) of each topic.
     var topics: [Key: Set<String>] = [:]
+    /// Each topic's ACL: subjects by action (contract v4).
+    var acls: [Key: [KiiTopicAction: Set<String>]] = [:]
     /// The topic ids of each scope (owner, empty for the app scope).
     var scopes: [String: Set<String>] = [:]
     /// How many subscriptions all topics hold.
@@ -105,11 +126,17 @@ struct KiiTopicStore {
 
     mutating func create(_ key: Key) {
         topics[key] = []
+        if key.owner.isEmpty {
+            acls[key] = [.subscribe: [KiiTopicAction.anyAuthenticatedUser], .send: []]
+        } else {
+            acls[key] = [.subscribe: ["UserID:\(key.owner)"], .send: ["UserID:\(key.owner)"]]
+        }
         scopes[key.owner, default: []].insert(key.topicID)
     }
 
     mutating func delete(_ key: Key) {
         guard let subscribers = topics.removeValue(forKey: key) else { return }
+        acls[key] = nil
         subscriptionCount -= subscribers.count
         scopes[key.owner]?.remove(key.topicID)
         if scopes[key.owner]?.isEmpty == true { scopes[key.owner] = nil }
@@ -133,6 +160,10 @@ struct KiiTopicStore {
     mutating func removeAll(of userID: String) {
         for topicID in scopes[userID] ?? [] { delete(Key(owner: userID, topicID: topicID)) }
         for key in Array(topics.keys) where topics[key]?.contains(userID) == true { _ = unsubscribe(key, userID) }
+        let subject = "UserID:\(userID)"
+        for key in Array(acls.keys) {
+            for action in KiiTopicAction.allCases { acls[key]?[action]?.remove(subject) }
+        }
     }
 }
 
@@ -215,7 +246,9 @@ extension KiiApp {
         let scope = try topicKey(topicID, owner: owner)
         let subscriber = try storedUser(userID).userID
         let key = try existingTopic(scope)
-        if !key.owner.isEmpty, key.owner != subscriber { throw .notTopicOwner(topicID: topicID, userID: subscriber) }
+        guard topicAllows(.subscribe, key, userID: subscriber) else {
+            throw .notTopicOwner(topicID: topicID, userID: subscriber)
+        }
         guard topicStore.subscribe(key, subscriber) else {
             throw .subscriptionAlreadyExists(topicID: topicID, userID: subscriber)
         }
@@ -263,7 +296,17 @@ extension KiiApp {
     package func sendToTopic(topicID: String, message: KiiTopicMessage, owner: String? = nil) throws(KiiError) -> KiiTopicDelivery {
         try checkFaults(.sendToTopic, [.string(topicID), message.value, Self.optional(owner)])
         let key = try existingTopic(try topicKey(topicID, owner: owner))
+        var senderID: String?
+        switch message.sender {
+        case .byDefault: senderID = key.owner.isEmpty ? nil : key.owner
+        case .administrator: senderID = nil
+        case .user(let userID): senderID = try storedUser(userID).userID
+        }
+        if let senderID, !topicAllows(.send, key, userID: senderID) {
+            throw .unauthorized("The user \(senderID) may not send a message to topic \(topicID): the topic's ACL does not let them")
+        }
         let data = try Self.checkedPushData(message)
+        let payload = try mqttPayload(message, data: data, key: key, sender: senderID)
         let pushMessageID = newPushMessageID()
         var targets: [KiiInstallation] = []
         let development = message.development ?? true, production = message.production ?? true
@@ -279,15 +322,49 @@ extension KiiApp {
             }
         }
         targets.sort { $0.installationID < $1.installationID }
-        let shared = KiiTopicPush(topic: topicID, data: data, pushMessageID: pushMessageID)
+        let shared = KiiTopicPush(topic: topicID, data: data, pushMessageID: pushMessageID, payload: payload)
         for installation in targets {
             var push = Outbox.Push(
                 installationID: installation.installationID, userID: installation.userID, message: "", sentAt: clock.now
             )
             push.topicMessage = shared
+            if installation.deviceType == .mqtt { push.payload = payload }
             outbox.deliver(push)
         }
+        publishMqtt(payload, to: targets)
         return KiiTopicDelivery(pushMessageID: pushMessageID, delivered: targets.map(\.installationID))
+    }
+
+    /// The JSON an MQTT client receives: `data` (with `mqtt.data` over it), then the meta keys the flags keep.
+    /// 400 `INVALID_INPUT_DATA` when it holds more than 4096 bytes and MQTT is among the networks.
+    private func mqttPayload(
+        _ message: KiiTopicMessage, data: [Property], key: KiiTopicStore.Key, sender: String?
+    ) throws(KiiError) -> String {
+        var fields: [String: MqttPayload.Field] = [:]
+        for property in data + message.mqttData {
+            switch property.value {
+            case .string(let text): fields[property.name] = .text(text)
+            default: continue  // `data` holds only strings; the HTTP adapter refuses others in `mqtt.data`
+            }
+        }
+        func flag(_ name: String, _ standard: Bool) -> Bool { message.flags[name] ?? standard }
+        if flag("sendTopicID", true) { fields["topic"] = .text(key.topicID) }
+        if flag("sendObjectScope", true) {
+            fields["objectScopeType"] = .text(key.owner.isEmpty ? "APP" : "APP_AND_USER")
+            fields["objectScopeAppID"] = .text(appID)
+            if !key.owner.isEmpty { fields["objectScopeUserID"] = .text(key.owner) }
+        }
+        if flag("sendSender", true), let sender { fields["sender"] = .text(sender) }
+        if flag("sendWhen", false) { fields["when"] = .number(Int64((clock.now * 1000).rounded(.down))) }
+        if flag("sendOrigin", false) { fields["origin"] = .text("EXPLICIT") }
+        if flag("sendAppID", false) { fields["appID"] = .text(appID) }
+        let payload = MqttPayload.json(fields)
+        if message.reached.contains(.mqtt), payload.utf8.count > Self.maxMqttPayloadBytes {
+            throw .invalidPushData(
+                "The MQTT payload holds \(payload.utf8.count) bytes with its meta keys; at most \(Self.maxMqttPayloadBytes) may be sent"
+            )
+        }
+        return payload
     }
 
     /// `data` checked (flat strings, no reserved key, within the size limit) and sorted by key.

@@ -34,6 +34,8 @@ package struct KiiUser: Sendable, Hashable {
     package var modified: Int64 = 0
     /// False for a pseudo user (`registerPseudo`) until `putIdentity` gives them an identifier and a password.
     package var hasPassword: Bool = true
+    /// Linked provider accounts (contract v4), in link order.
+    package var thirdPartyAccounts: [KiiThirdPartyAccount] = []
 }
 
 /// A successful login: the user and the new access token.
@@ -89,7 +91,7 @@ final class KiiStoredUser {
             emailAddressVerified: email.verified, phoneNumberVerified: phone.verified, pendingEmailAddress: email.pending,
             pendingPhoneNumber: phone.pending, token: token, created: created, displayName: extras?.displayName,
             locale: extras?.locale, disabled: isDisabled, customFields: extras?.customFields ?? [],
-            modified: extras?.modified ?? created, hasPassword: hasPassword
+            modified: extras?.modified ?? created, hasPassword: hasPassword, thirdPartyAccounts: extras?.thirdParty ?? []
         )
     }
 }

@@ -19,6 +19,13 @@ extension KiiApp {
         copy.lifecycle.resetLinks = lifecycle.resetLinks.mapValues(copied)
         copy.topicStore = topicStore
         copy.topicSecrets = topicSecrets
+        copy.mqttSecrets = mqttSecrets
+        copy.groupStore = groupStore
+        copy.groupSecrets = groupSecrets
+        copy.socialStore = socialStore
+        copy.mqttEndpoints = mqttEndpoints
+        copy.mqttBroker = mqttBroker
+        copy.mqttDeliveries = mqttDeliveries
         copy.adminTokens = adminTokens
         copy.users = copiedUsers
         copy.userBytes = userBytes
@@ -34,7 +41,8 @@ extension KiiApp {
     /// The stored properties `copy()` carries over, by name (see `BackendlessApp.copiedProperties`).
     package static let copiedProperties: Set<String> = [
         "settings", "clock", "outbox", "faults", "linkBase", "capacity", "ids", "tokens", "codes", "salts",
-        "lifecycleSecrets", "lifecycle", "topicStore", "topicSecrets", "adminTokens", "users", "userBytes",
+        "lifecycleSecrets", "lifecycle", "topicStore", "topicSecrets", "mqttSecrets", "groupStore", "groupSecrets",
+        "socialStore", "mqttEndpoints", "mqttBroker", "mqttDeliveries", "adminTokens", "users", "userBytes",
         "registrationOrder", "loginNames", "emails", "phones", "sessions", "phoneCache",
     ]
 }
@@ -63,6 +71,7 @@ extension KiiProfile {
         copy.disabled = disabled
         copy.pseudo = pseudo
         copy.customFields = customFields
+        copy.thirdParty = thirdParty
         copy.modified = modified
         copy.tokens = tokens
         copy.resetPIN = resetPIN
@@ -73,7 +82,7 @@ extension KiiProfile {
     }
 
     static let copiedProperties: Set<String> = [
-        "displayName", "locale", "disabled", "pseudo", "customFields", "modified", "tokens", "resetPIN",
+        "displayName", "locale", "disabled", "pseudo", "customFields", "thirdParty", "modified", "tokens", "resetPIN",
         "resetPINSentAt", "resetLinkCode", "resetLinkBySMS",
     ]
 }

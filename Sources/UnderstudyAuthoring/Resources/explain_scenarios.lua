@@ -269,6 +269,53 @@ local user = expect.ok(app.users.register{ username = "bond007", password = "123
 expect.ok(app.topics.create("news"))
 ¤app.topics.unsubscribe("news", user.userID))
 
+--- kii:MQTT_ENDPOINT_NOT_FOUND
+local user = expect.ok(app.users.register{ username = "bond007", password = "123ABC" })
+local installation = expect.ok(app.installations.register{ user = user.userID, type = "ANDROID", token = "fcm-1" })
+¤app.installations.mqtt_endpoint(installation.installationID))
+
+--- kii:GROUP_NOT_FOUND
+expect.ok(app.topics.create("news"))
+¤app.topics.grant("news", "SUBSCRIBE_TO_TOPIC", "GroupID:no-such-group"))
+
+--- kii:ACL_ALREADY_EXISTS
+expect.ok(app.topics.create("news"))
+¤app.topics.grant("news", "SUBSCRIBE_TO_TOPIC", "UserID:ANY_AUTHENTICATED_USER"))
+
+--- kii:ACL_NOT_FOUND
+expect.ok(app.topics.create("news"))
+¤app.topics.revoke("news", "SEND_MESSAGE_TO_TOPIC", "UserID:ANY_AUTHENTICATED_USER"))
+
+--- kii:FACEBOOK_USER_ALREADY_LINKED
+app.social.account{ provider = "facebook", token = "fb-1", profile = { id = "fb-user-1" } }
+app.social.account{ provider = "facebook", token = "fb-2", profile = { id = "fb-user-2" } }
+local session = expect.ok(app.users.login_social("facebook", "fb-1"))
+¤app.users.link_social(session.token, "facebook", "fb-2"))
+
+--- kii:GOOGLE_USER_ALREADY_LINKED
+app.social.account{ provider = "google", token = "g-1", profile = { id = "g-user-1" } }
+app.social.account{ provider = "google", token = "g-2", profile = { id = "g-user-2" } }
+local session = expect.ok(app.users.login_social("google", "g-1"))
+¤app.users.link_social(session.token, "google", "g-2"))
+
+--- kii:QQ_USER_ALREADY_LINKED
+app.social.account{ provider = "qq", token = "qq-1", profile = { id = "qq-user-1" } }
+app.social.account{ provider = "qq", token = "qq-2", profile = { id = "qq-user-2" } }
+local session = expect.ok(app.users.login_social("qq", "qq-1"))
+¤app.users.link_social(session.token, "qq", "qq-2"))
+
+--- kii:USER_ALREADY_LINKED
+app.social.account{ provider = "twitter", token = "tw-1", profile = { id = "tw-user-1" } }
+expect.ok(app.users.login_social("twitter", "tw-1"))
+local other = expect.ok(app.users.register{ username = "bond007", password = "123ABC" })
+local session = expect.ok(app.users.login("bond007", "123ABC"))
+¤app.users.link_social(session.token, "twitter", "tw-1"))
+
+--- kii:USER_NOT_LINKED
+local user = expect.ok(app.users.register{ username = "bond007", password = "123ABC" })
+local session = expect.ok(app.users.login("bond007", "123ABC"))
+¤app.users.unlink_social(session.token, "facebook"))
+
 --- backendless:1006
 ¤app.data.users.find{ where = "salary > 1000" })
 

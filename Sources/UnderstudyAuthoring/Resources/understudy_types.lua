@@ -816,6 +816,7 @@ function BackendlessEmail.send_template(name, envelope, values) end
 ---@field app_id? string
 ---@field app_key? string
 ---@field sms_reset_pin_ttl? number seconds a reset PIN lives (default 3600) (contract v2)
+---@field expose_full_user_data? boolean another user's token reads the full record (default false) (contract v4)
 ---@field rate_limit? integer calls per rate_limit_seconds; past it 429 TOO_MANY_REQUESTS with retry_after (0: off)
 ---@field rate_limit_seconds? number the rate limit's window (default 60)
 ---@field test_phone_numbers? table<string, string> E.164 number -> fixed SMS code and reset PIN
@@ -826,6 +827,9 @@ function BackendlessEmail.send_template(name, envelope, values) end
 ---@field installations KiiInstallations (contract v2)
 ---@field push KiiPush (contract v2)
 ---@field topics KiiTopics (contract v3)
+---@field groups KiiGroups (contract v4)
+---@field social KiiSocial (contract v4)
+---@field admin KiiAdmin (contract v4)
 ---@field settings KiiSettings
 ---@field clock Clock
 ---@field outbox Outbox
@@ -846,6 +850,7 @@ function BackendlessEmail.send_template(name, envelope, values) end
 ---@field locale? string (contract v2)
 ---@field disabled boolean (contract v2) set by users.set_disabled
 ---@field hasPassword boolean (contract v3) false for a pseudo user until users.put_identity
+---@field thirdPartyAccounts table<string, KiiThirdPartyAccount> (contract v4) linked provider accounts by provider
 ---@field [string] string|number|boolean custom fields set by users.update (contract v2)
 
 ---@class KiiSession
@@ -858,6 +863,31 @@ function BackendlessEmail.send_template(name, envelope, values) end
 ---@field phone? string
 ---@field country? string
 ---@field password string
+---@field displayName? string 1-50 characters (contract v4)
+---@field locale? string (contract v4)
+---@field fields? table<string, string|number|boolean> custom fields (contract v4)
+
+---(contract v4)
+---@class KiiThirdPartyAccount
+---@field id string the provider profile's id
+---@field type string the provider
+---@field createdAt number seconds on the virtual clock
+
+---(contract v4) What users.login_social answers.
+---@class KiiSocialLogin
+---@field user KiiUser
+---@field token string
+---@field new_user_created boolean
+
+---(contract v4)
+---@class KiiSocialOptions
+---@field secret? string twitter only
+---@field open_id? string qq only
+
+---(contract v4) users.login_mfa's argument: exactly one of the two.
+---@class KiiMFAGrant
+---@field totp_code? string
+---@field recovery_code? string
 
 ---@class KiiSeed
 ---@field count integer
@@ -928,10 +958,82 @@ local KiiPush = {}
 ---@field development? boolean reach development installations (default true)
 ---@field production? boolean reach production installations (default true)
 ---@field networks? ("ANDROID"|"IOS"|"JPUSH"|"MQTT")[] default all four
+---@field sender? string (contract v4) the sending userID, whom the topic's ACL must let send
 
 ---(contract v3) Kii's push topics in the app's scope (no owner) or a user's (owner = userID).
 ---@class KiiTopics
 local KiiTopics = {}
+
+---(contract v4) An MQTT installation's broker endpoint.
+---@class KiiMqttEndpoint
+---@field installationID string
+---@field username string {appID}/{installationID}
+---@field password string
+---@field mqttTopic string the client identifier and the topic to subscribe to
+---@field host string
+---@field portTCP integer
+---@field portSSL integer 0: no TLS
+---@field portWS integer the HTTP port (WebSocket at /mqtt)
+---@field portWSS integer 0: no TLS
+---@field ["X-MQTT-TTL"] integer 2147483647: never expires
+
+---(contract v4) A topic's ACL: subjects by action, in byte order.
+---@class KiiTopicACL
+---@field SUBSCRIBE_TO_TOPIC string[]
+---@field SEND_MESSAGE_TO_TOPIC string[]
+
+---(contract v4)
+---@class KiiGroupSummary
+---@field groupID string
+---@field name string
+---@field owner string
+
+---(contract v4)
+---@class KiiGroup
+---@field groupID string
+---@field name string
+---@field owner string
+---@field members string[] the owner first
+
+---(contract v4)
+---@class KiiGroupRequest
+---@field name string
+---@field owner string userID
+---@field members? string[] userIDs
+
+---(contract v4) The minimum groups: for memberOfGroups, ownerOfGroups and GroupID: ACL subjects.
+---@class KiiGroups
+local KiiGroups = {}
+
+---(contract v4, console) Creates a group; misuse (an unknown owner or member) raises.
+---@param group KiiGroupRequest
+---@return KiiGroup
+function KiiGroups.create(group) end
+
+---(contract v4)
+---@class KiiSocialAccountRequest
+---@field provider "facebook"|"twitter"|"google"|"qq"|"renren"
+---@field token string the provider's access token
+---@field secret? string twitter only
+---@field open_id? string qq only
+---@field profile table<string, string> the provider's profile; id required
+
+---(contract v4) Scripted social providers (KiiSocialConnect).
+---@class KiiSocial
+local KiiSocial = {}
+
+---(contract v4, console) Defines (or replaces) a provider account.
+---@param account KiiSocialAccountRequest
+---@return true
+function KiiSocial.account(account) end
+
+---(contract v4) The application administrator.
+---@class KiiAdmin
+local KiiAdmin = {}
+
+---(contract v4, console) A new application-administrator access token.
+---@return string
+function KiiAdmin.token() end
 
 -- BEGIN GENERATED kii-operations (understudy docs --write makes these from the operations' declarations)
 ---@param registration KiiRegistration
@@ -1070,6 +1172,12 @@ function KiiInstallations.unregister(installationID) end
 ---@overload fun(push: { user: string, message: string }): nil, KiiError
 function KiiPush.send_to_user(push) end
 
+---(contract v4)
+---@param installationID string
+---@return KiiMqttEndpoint endpoint
+---@overload fun(installationID: string): nil, KiiError
+function KiiInstallations.mqtt_endpoint(installationID) end
+
 ---(contract v3)
 ---@param fields? table<string, string|number|boolean> displayName, country, locale and custom fields
 ---@return KiiUser user
@@ -1134,5 +1242,79 @@ function KiiTopics.is_subscribed(topicID, userID, owner) end
 ---@return { pushMessageID: string, delivered: string[] } result
 ---@overload fun(topicID: string, message: KiiTopicMessage, owner?: string): nil, KiiError
 function KiiTopics.send(topicID, message, owner) end
+
+---(contract v4)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param owner? string the userID of a user-scope topic
+---@return KiiTopicACL acl
+---@overload fun(topicID: string, owner?: string): nil, KiiError
+function KiiTopics.acl(topicID, owner) end
+
+---(contract v4)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param action "SUBSCRIBE_TO_TOPIC"|"SEND_MESSAGE_TO_TOPIC"
+---@param subject string UserID:{id}, GroupID:{id}, ThingID:{id}, UserID:ANY_AUTHENTICATED_USER
+---@param owner? string the userID of a user-scope topic
+---@return true
+---@overload fun(topicID: string, action: "SUBSCRIBE_TO_TOPIC"|"SEND_MESSAGE_TO_TOPIC", subject: string, owner?: string): nil, KiiError
+function KiiTopics.grant(topicID, action, subject, owner) end
+
+---(contract v4)
+---@param topicID string 1-64 of A-Z a-z 0-9 _ -
+---@param action "SUBSCRIBE_TO_TOPIC"|"SEND_MESSAGE_TO_TOPIC"
+---@param subject string UserID:{id}, GroupID:{id}, ThingID:{id}, UserID:ANY_AUTHENTICATED_USER
+---@param owner? string the userID of a user-scope topic
+---@return true
+---@overload fun(topicID: string, action: "SUBSCRIBE_TO_TOPIC"|"SEND_MESSAGE_TO_TOPIC", subject: string, owner?: string): nil, KiiError
+function KiiTopics.revoke(topicID, action, subject, owner) end
+
+---(contract v4)
+---@param userID string the member (GET groups?owner= lists the groups a user owns: groups.owned_by)
+---@return KiiGroupSummary[] groups
+---@overload fun(userID: string): nil, KiiError
+function KiiGroups.member_of(userID) end
+
+---(contract v4)
+---@param userID string the owner
+---@return KiiGroupSummary[] groups
+---@overload fun(userID: string): nil, KiiError
+function KiiGroups.owned_by(userID) end
+
+---(contract v4)
+---@param identifier string a userID, LOGIN_NAME:/EMAIL:/PHONE: forms, a username, email or +phone
+---@param token string an access token: the user's, another user's or an administrator's
+---@return KiiUser user
+---@overload fun(identifier: string, token: string): nil, KiiError
+function KiiUsers.lookup(identifier, token) end
+
+---(contract v4)
+---@param grant KiiMFAGrant
+---@return KiiSession session
+---@overload fun(grant: KiiMFAGrant): nil, KiiError
+function KiiUsers.login_mfa(grant) end
+
+---(contract v4)
+---@param provider string facebook, twitter, google, qq or renren (without case)
+---@param token string the provider's access token
+---@param options? KiiSocialOptions
+---@return KiiSocialLogin login
+---@overload fun(provider: string, token: string, options?: KiiSocialOptions): nil, KiiError
+function KiiUsers.login_social(provider, token, options) end
+
+---(contract v4)
+---@param token string the user's access token
+---@param provider string facebook, twitter, google, qq or renren (without case)
+---@param provider_token string the provider's access token
+---@param options? KiiSocialOptions
+---@return KiiUser user
+---@overload fun(token: string, provider: string, provider_token: string, options?: KiiSocialOptions): nil, KiiError
+function KiiUsers.link_social(token, provider, provider_token, options) end
+
+---(contract v4)
+---@param token string the user's access token
+---@param provider string facebook, twitter, google, qq or renren (without case)
+---@return KiiUser user
+---@overload fun(token: string, provider: string): nil, KiiError
+function KiiUsers.unlink_social(token, provider) end
 
 -- END GENERATED kii-operations

@@ -2,8 +2,8 @@ internal import HTTPTypes
 internal import Understudy
 
 /// Kii push installations over HTTP: `POST installations`, `GET`/`DELETE installations/{id}` and
-/// `installations/{deviceType}:{registrationID}`, and `GET installations/{id}/mqtt-endpoint`, which answers what
-/// Kii answers while an MQTT endpoint is not ready (503 `MQTT_ENDPOINT_NOT_READY`): the emulator has no broker.
+/// `installations/{deviceType}:{registrationID}`. `GET installations/{id}/mqtt-endpoint` (contract v4) is declared
+/// (`KiiDeclarations`: the installation resolver, the `kiiMqttEndpoint` presenter).
 ///
 /// Registering needs the user's `Bearer` token, or app credentials (standing in for the app-administrator token)
 /// with `"userID"` in the body. Reading or deleting needs the owner's token or app credentials; another user's
@@ -12,7 +12,6 @@ enum KiiInstallationRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
         table.add(KiiOperation.registerInstallation, create)
         table.add(KiiOperation.getInstallation, get)
-        table.add(KiiOperation.mqttEndpoint, mqttEndpoint)
     }
 
     /// `{"installationRegistrationID"?, "deviceType", "development"?, "userID"?}` → 201
@@ -83,24 +82,6 @@ enum KiiInstallationRoutes {
             KiiRoutes.withContentType(
                 Reply(body: JSONRecordWriter.json(try installation(app, exchange))),
                 "application/vnd.kii.InstallationRetrievalResponse+json"
-            )
-        }
-    }
-
-    /// What Kii answers while an MQTT endpoint is not ready: the emulator has no broker, so it never is.
-    static let mqttEndpoint: RouteHandler = { exchange in
-        KiiRoutes.serve(&exchange, .mqttEndpoint) { app, exchange in
-            let found = try installation(app, exchange)
-            guard found.deviceType == .mqtt else {
-                throw KiiError(
-                    status: 404, code: "MQTT_ENDPOINT_NOT_FOUND",
-                    message: "Installation \(found.installationID) is not an MQTT installation", field: "installationID",
-                    value: found.installationID
-                )
-            }
-            throw KiiError(
-                status: 503, code: "MQTT_ENDPOINT_NOT_READY",
-                message: "The MQTT endpoint of installation \(found.installationID) is not ready: the emulator has no MQTT broker"
             )
         }
     }

@@ -36,7 +36,7 @@ enum KiiRoutes {
             KiiOperation.self,
             handlers: [
                 .login: appLogin, .changeEmail: changeEmail, .updateUser: KiiLifecycleRoutes.update,
-                .openResetLink: KiiLifecycleRoutes.resetLinkPage,
+                .openResetLink: KiiLifecycleRoutes.resetLinkPage, .groupsMemberOf: KiiTopicRoutes.groups,
             ],
             variants: [.login: ["legacy": legacyLogin]]
         )
@@ -237,6 +237,14 @@ enum KiiRoutes {
         if let pending = user.pendingPhoneNumber { members.append(.init("_phoneNumberPending", .string(pending))) }
         members.append(.init("_hasPassword", .bool(user.hasPassword)))
         members.append(.init("_disabled", .bool(user.disabled)))
+        if !user.thirdPartyAccounts.isEmpty {
+            members.append(.init("_thirdPartyAccounts", .object(user.thirdPartyAccounts.map { account in
+                .init(account.provider.rawValue, .object([
+                    .init("id", .string(account.id)), .init("type", .string(account.provider.rawValue)),
+                    .init("createdAt", .integer(account.createdAt)),
+                ]))
+            })))
+        }
         for field in user.customFields { members.append(.init(field.name, JSON(field.value))) }
         return .object(members)
     }
@@ -245,6 +253,7 @@ enum KiiRoutes {
     static func publicRecord(_ user: KiiUser) -> JSON {
         var members: [JSON.Member] = [.init("userID", .string(user.userID))]
         if let loginName = user.loginName { members.append(.init("loginName", .string(loginName))) }
+        if let displayName = user.displayName { members.append(.init("displayName", .string(displayName))) }
         return .object(members)
     }
 
@@ -265,8 +274,8 @@ enum KiiRoutes {
                 exchange.operation = KiiOperation.registerPseudo.name
                 return try KiiPseudoUserRoutes.registerPseudo(app, body)
             }
-            // Type checks come first, then the domain's rules. Custom fields are neither checked nor stored (nor are
-            // fields starting with `_`, which Kii ignores).
+            // Type checks come first, then the domain's rules. Every other member of the body is a custom field
+            // (any JSON value); a reserved name is 400 (contract v4).
             let loginName = try string(body, "loginName")
             let email = try string(body, "emailAddress")
             let phone = try string(body, "phoneNumber")
@@ -274,13 +283,17 @@ enum KiiRoutes {
             let password = try string(body, "password")
             let locale = try string(body, "locale")
             let displayName = try string(body, "displayName")
-            if let displayName, !(1...50).contains(displayName.unicodeScalars.count) {
-                throw KiiError.invalidInput(
-                    field: "displayName", value: displayName, message: "displayName must be 1 to 50 characters"
-                )
+            var fields: [Property] = []
+            if case .object(let members) = body {
+                for member in members where !signUpFields.contains(member.key) {
+                    fields.append(Property(member.key, member.value.value))
+                }
             }
-            let user = try app.register(username: loginName, email: email, phone: phone, country: country, password: password)
-            var created = record(user, displayName: displayName, locale: locale)
+            let user = try app.register(
+                username: loginName, email: email, phone: phone, country: country, password: password,
+                displayName: displayName, locale: locale, fields: fields
+            )
+            var created = record(user)
             if authorizing, let token = user.token { created = appending(created, "_accessToken", .string(token)) }
             var reply = Reply(status: 201, body: created)
             reply.contentType = authorizing
@@ -291,6 +304,11 @@ enum KiiRoutes {
             return reply
         }
     }
+
+    /// The members of a sign-up body that are not custom fields.
+    static let signUpFields: Set<String> = [
+        "loginName", "emailAddress", "phoneNumber", "country", "password", "locale", "displayName",
+    ]
 
     /// An OAuth2 error other than `invalid_grant` (which `KiiError.reply` shapes itself).
     static func oauthError(_ code: String, _ message: String) -> Refusal {
@@ -314,7 +332,7 @@ enum KiiRoutes {
     /// every form the domain's login reads (username, email, `+…`, `EMAIL:…`, `PHONE:+…`, `PHONE:JP-…`,
     /// `LOGIN_NAME:…`). `expiresAt` (epoch milliseconds) only shortens the `expires_in` answered: the emulator's
     /// tokens never expire.
-    static func login(_ app: KiiApp, _ exchange: Exchange, formAllowed: Bool) throws -> Reply {
+    static func login(_ app: KiiApp, _ exchange: inout Exchange, formAllowed: Bool) throws -> Reply {
         let body: JSON
         if formAllowed, exchange.mediaType == "application/x-www-form-urlencoded" {
             body = formFields(exchange.body)
@@ -336,6 +354,15 @@ enum KiiRoutes {
                     "expires_in": .integer(2_147_483_647), "token_type": "Bearer",
                 ]
             )
+        }
+        if grant == "mfa" {
+            // Contract v4: the MFA grant, refused as the live service refuses a code with nothing pending.
+            exchange.operation = KiiOperation.loginMFA.name
+            var grant: [String: Value] = [:]
+            for name in ["totp_code", "recovery_code"] {
+                if let code = try string(body, name) { grant[name] = .string(code) }
+            }
+            _ = try app.perform(.loginMFA, ["grant": .value(.object(grant))])
         }
         if let grant, grant != "password" {
             throw oauthError(
@@ -375,7 +402,7 @@ enum KiiRoutes {
     }
 
     static let appLogin: RouteHandler = { exchange in
-        serve(&exchange, .login) { app, exchange in try login(app, exchange, formAllowed: true) }
+        serve(&exchange, .login) { app, exchange in try login(app, &exchange, formAllowed: true) }
     }
 
     /// The legacy endpoint: the app comes from `X-Kii-AppID` (or, failing that, from Basic credentials).
@@ -389,11 +416,22 @@ enum KiiRoutes {
             appID = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
         }
         return serve(&exchange, .login, appID: .some(appID)) { app, exchange in
-            try login(app, exchange, formAllowed: false)
+            try login(app, &exchange, formAllowed: false)
         }
     }
 
     // MARK: Records
+
+    /// Whether the request is the application administrator by its credentials: Basic `appID:appKey` with the
+    /// app's key (an admin token is checked by the domain).
+    static func isAdministratorByCredentials(_ app: KiiApp, _ exchange: Exchange) -> Bool {
+        let authorization = exchange.header("Authorization")?.trimmingSpaces ?? ""
+        guard authorization.lowercased().hasPrefix("basic "),
+            let data = Data(base64Encoded: String(authorization.dropFirst("basic ".count).trimmingSpaces)),
+            let text = String(data: data, encoding: .utf8)
+        else { return false }
+        return text == "\(app.settings.appID):\(app.settings.appKey)"
+    }
 
     // MARK: Verification
 

@@ -139,13 +139,16 @@ enum KiiTopicRoutes {
         ("gcm", .android), ("fcm", .android), ("apns", .ios), ("jpush", .jpush), ("mqtt", .mqtt),
     ]
 
-    /// `{ data, sendToDevelopment?, sendToProduction?, gcm|fcm|apns|jpush|mqtt: { enabled } }` → 201
-    /// `{"pushMessageID"}`. Only the topic's owner (or the administrator, for any topic) may send.
+    /// The send flags a message may carry (`sendWhen`, ...): booleans, Kii's defaults when absent.
+    static let sendFlags = ["sendWhen", "sendOrigin", "sendAppID", "sendTopicID", "sendObjectScope", "sendSender"]
+
+    /// `{ data, sendToDevelopment?, sendToProduction?, gcm|fcm|apns|jpush|mqtt: { enabled, data? }, send* }` →
+    /// 201 `{"pushMessageID"}`. The topic's ACL decides who may send (the token's user is the sender); the
+    /// administrator may always send.
     static let send: RouteHandler = { exchange in
         KiiRoutes.serve(&exchange, .sendToTopic) { app, exchange in
             let caller = try caller(app, exchange)
             let owner = try owner(app, exchange, caller)
-            try requireOwnerOrAdmin(caller, owner: owner, "send a message to the topic")
             let body = try KiiRoutes.object(exchange)
             let data: [Property]
             switch body["data"] {
@@ -169,6 +172,21 @@ enum KiiTopicRoutes {
                 networks: anyBlock ? networks : nil
             )
             message.networksRequired = true
+            switch caller {
+            case .admin: message.sender = .administrator
+            case .user(let user): message.sender = .user(user.userID)
+            }
+            if case .object(let members)? = body["mqtt"]?["data"] {
+                for member in members {
+                    guard case .string(let text) = member.value else {
+                        throw KiiError.invalidPushData(field: "mqtt.data.\(member.key)", "mqtt.data.\(member.key) must be a string, got \(member.value.kindName)")
+                    }
+                    message.mqttData.append(Property(member.key, .string(text)))
+                }
+            }
+            for name in sendFlags {
+                if let value = try flag(body, name) { message.flags[name] = value }
+            }
             let delivery = try app.sendToTopic(topicID: exchange.parameters["topic"], message: message, owner: owner)
             return KiiRoutes.withContentType(
                 Reply(status: 201, body: ["pushMessageID": .string(delivery.pushMessageID)]),
@@ -185,4 +203,29 @@ enum KiiTopicRoutes {
         case let other?: throw KiiError.invalidInput(field: name, value: nil, message: "\(name) must be a boolean, got \(other.kindName)")
         }
     }
+
+    // MARK: ACLs (contract v4)
+
+    /// `{"userID": id}`, `{"groupID": id}` or `{"thingID": id}` for a subject.
+    static func subjectJSON(_ subject: String) -> JSON {
+        for (prefix, key) in [("UserID:", "userID"), ("GroupID:", "groupID"), ("ThingID:", "thingID")] where subject.hasPrefix(prefix) {
+            return .object([.init(key, .string(String(subject.dropFirst(prefix.count))))])
+        }
+        return .object([.init("userID", .string(subject))])
+    }
+
+    // MARK: Groups (contract v4)
+
+    /// `GET groups?is_member={userID}` is `groups.member_of`'s declared route; with `?owner={userID}` it answers
+    /// `groups.owned_by` (a route names one operation, so that one declares none): the same route, reading `owner`.
+    static let groups: RouteHandler = { exchange in
+        exchange.queryItem("owner") == nil ? memberOf(&exchange) : ownedBy(&exchange)
+    }
+
+    private static let memberOf = VendorAdapter.handler(KiiOperation.groupsMemberOf, KiiOperation.groupsMemberOf.declaration.routes[0])
+    private static let ownedBy: RouteHandler = {
+        var route = KiiOperation.groupsMemberOf.declaration.routes[0]
+        route.sources["userID"] = .query("owner")
+        return VendorAdapter.handler(KiiOperation.groupsOwnedBy, route)
+    }()
 }

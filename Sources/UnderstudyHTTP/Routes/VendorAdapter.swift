@@ -196,6 +196,47 @@ struct RequestArguments {
                 throw KiiError.unauthorized("users/me needs an access token (Authorization: Bearer)")
             }
             return .string(authorization.trimmingSpaces.dropFirst("bearer ".count).trimmingSpaces)
+        case (.kiiOwnUserID, .kii(let app)):
+            let caller = try KiiTopicRoutes.caller(app, exchange)
+            guard case .string(let userID) = try read(argument, from: source) else {
+                throw KiiError.invalidInput(field: argument.name, value: nil, message: "\(source.description) is required (a userID)")
+            }
+            if case .user(let user) = caller, user.userID != userID {
+                throw KiiError.unauthorized("Not authorized to read another user's groups: the token belongs to \(user.userID)")
+            }
+            return .string(userID)
+        case (.kiiOwnToken, .kii(let app)):
+            let authorization = exchange.header("Authorization")?.trimmingSpaces ?? ""
+            guard authorization.lowercased().hasPrefix("bearer ") else {
+                throw KiiError.unauthorized("This call needs the user's access token (Authorization: Bearer)")
+            }
+            let token = String(authorization.dropFirst("bearer ".count).trimmingSpaces)
+            let user = try app.user(forToken: token)
+            let named = exchange.parameters["user"]
+            if named != "me", named != user.userID {
+                throw KiiError.unauthorized("The access token belongs to another user than \(named.prefix(64))")
+            }
+            return .string(token)
+        case (.kiiProvider, .kii):
+            let name = exchange.parameters["provider"]
+            guard let provider = KiiSocialProvider(named: name) else {
+                throw KiiError.invalidInput(
+                    field: "provider", value: String(name.prefix(64)),
+                    message: "provider must be facebook, twitter, google, qq or renren, got \(name.prefix(64))"
+                )
+            }
+            return .string(provider.rawValue)
+        case (.kiiSocialOptions, .kii):
+            let body = try body() ?? .object([])
+            let provider = KiiSocialProvider(named: exchange.parameters["provider"])
+            var options: [String: Value] = [:]
+            if let secret = try KiiRoutes.string(body, "accessTokenSecret"), provider == .twitter { options["secret"] = .string(secret) }
+            if let openID = try KiiRoutes.string(body, "openID"), provider == .qq { options["open_id"] = .string(openID) }
+            return options.isEmpty ? .absent : .value(.object(options))
+        case (.bearerTokenIfAny, .kii):
+            let authorization = exchange.header("Authorization")?.trimmingSpaces ?? ""
+            guard authorization.lowercased().hasPrefix("bearer ") else { return .absent }
+            return .string(authorization.dropFirst("bearer ".count).trimmingSpaces)
         case (.constant(let value), _):
             return .string(value)
         default:
@@ -251,12 +292,41 @@ enum VendorPresenters {
                 throw KiiError.subscriptionNotFound(topicID: arguments.string("topicID"), userID: arguments.string("userID"))
             }
             return Reply(status: 204)
-        case .kiiUserAsSeen:
-            guard case .kii(let app) = app.flavoured, let user = outcome.record(as: KiiUser.self) else {
-                throw KiiError.userNotFound(arguments.string("userID"))
+        case .kiiUserView:
+            guard case .kii(let app) = app.flavoured, let view = outcome.record(as: KiiUserView.self) else {
+                return Reply(body: json(outcome, app.flavour))
             }
-            let caller = try KiiRoutes.caller(app, exchange)
-            return Reply(body: caller?.user?.userID == user.userID ? KiiRoutes.record(user) : KiiRoutes.publicRecord(user))
+            if case .reduced(let user) = view, !KiiRoutes.isAdministratorByCredentials(app, exchange) {
+                return Reply(body: KiiRoutes.publicRecord(user))
+            }
+            return Reply(body: KiiRoutes.record(view.user))
+        case .kiiMqttEndpoint:
+            var reply = KiiRoutes.withContentType(Reply(body: json(outcome, app.flavour)), "application/vnd.kii.MQTTEndpointResponse+json")
+            reply.headers.append(("X-MQTT-TTL", String(KiiMqttEndpoint.ttl)))
+            return reply
+        case .kiiTopicACL:
+            guard let acl = outcome.record(as: KiiTopicACL.self) else { return Reply(body: json(outcome, app.flavour)) }
+            return KiiRoutes.withContentType(
+                Reply(
+                    body: [
+                        "SUBSCRIBE_TO_TOPIC": .array(acl.subscribe.map(KiiTopicRoutes.subjectJSON)),
+                        "SEND_MESSAGE_TO_TOPIC": .array(acl.send.map(KiiTopicRoutes.subjectJSON)),
+                    ]
+                ),
+                "application/json"
+            )
+        case .kiiSocialLogin:
+            guard let login = outcome.record(as: KiiSocialLogin.self) else { return Reply(body: json(outcome, app.flavour)) }
+            return Reply(
+                body: [
+                    "id": .string(login.user.userID), "access_token": .string(login.token), "expires_in": .integer(2_147_483_647),
+                    "token_type": "Bearer", "new_user_created": .bool(login.newUserCreated),
+                ]
+            )
+        case .kiiGroupList:
+            return KiiRoutes.withContentType(
+                Reply(body: .object([.init("groups", json(outcome, app.flavour))])), "application/vnd.kii.GroupsRetrievalResponse+json"
+            )
         }
     }
 

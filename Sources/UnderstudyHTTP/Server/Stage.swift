@@ -23,6 +23,19 @@ package struct ServerOptions: Sendable {
     /// Where the apps' clocks start (seconds since the epoch); nil: the real time of the start, and of each reset,
     /// because a real app computes times (`publishAt`, device expirations) from its own clock.
     package var clockStart: Double?
+    /// The MQTT broker's TCP port (`installations.mqtt_endpoint`'s `portTCP`); 0: no TCP listener.
+    package var mqttPort: Int = 1883
+    /// Whether the HTTP port answers MQTT over WebSocket at `/mqtt` (`portWS`); off: `portWS` is 0.
+    package var mqttWebSocket = true
+    /// False when `mqttPort` is the default: if that port is taken, the server serves without MQTT over TCP (and
+    /// says so) rather than not at all, so two servers on one machine both start.
+    package var mqttPortRequired = false
+
+    /// Where `installations.mqtt_endpoint` says the broker listens.
+    package var mqttAddress: MqttBrokerAddress {
+        let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+        return MqttBrokerAddress(host: shownHost, portTCP: mqttPort, portWS: mqttWebSocket ? port : 0)
+    }
     /// How the apps' clocks move: only when told (`virtual`), or with the real time as well (`real`).
     package var clockMode: ClockMode
     /// The real time, in seconds since the epoch: what a `real` clock follows (tests give their own).
@@ -81,7 +94,7 @@ package struct StageError: Error, Sendable, CustomStringConvertible {
 /// thread-safe: the server keeps it behind one lock, so requests, control calls and Lua chunks see one
 /// consistent world.
 package final class Stage {
-    package let options: ServerOptions
+    package private(set) var options: ServerOptions
     /// The apps and the journal.
     package private(set) var world: ServedWorld
     /// Where the setup script, control chunks and fault predicates run.
@@ -91,21 +104,38 @@ package final class Stage {
     /// Named copies of the world (`/_understudy/snapshots`); a reset keeps them.
     package let snapshots = SnapshotStore()
 
-    package init(options: ServerOptions) throws(StageError) {
+    /// The MQTT broker the Kii apps deliver to.
+    let mqttDeliveries: (any MqttDeliveries)?
+
+    package init(options: ServerOptions, mqttDeliveries: (any MqttDeliveries)? = nil) throws(StageError) {
         self.options = options
+        self.mqttDeliveries = mqttDeliveries
         followedRealTime = options.realTime()
-        (world, session) = try Self.makeWorld(options, journal: Self.journal(options))
+        (world, session) = try Self.makeWorld(options, journal: Self.journal(options), mqttDeliveries: mqttDeliveries)
         if let shared = world.sharedAppID {
             throw StageError(message: "two \(shared.flavour.displayName) apps have the app_id '\(shared.appID)'")
         }
     }
 
+    /// Serves without MQTT over TCP (its port was taken): every Kii app's endpoint then reports `portTCP = 0`.
+    package func turnOffMQTTOverTCP() {
+        options.mqttPort = 0
+        world.mqttBroker = options.mqttAddress
+        for app in world.apps {
+            if case .kii(let kii) = app.flavoured { kii.mqttBroker = options.mqttAddress }
+        }
+    }
+
     /// A fresh world with `journal`, its setup script run; the default apps when the script creates none.
-    private static func makeWorld(_ options: ServerOptions, journal: RequestJournal) throws(StageError) -> (ServedWorld, LiveSession) {
+    private static func makeWorld(
+        _ options: ServerOptions, journal: RequestJournal, mqttDeliveries: (any MqttDeliveries)?
+    ) throws(StageError) -> (ServedWorld, LiveSession) {
         let world = ServedWorld(
             linkBase: options.linkBase, journalCapacity: options.journalCapacity,
             clockStart: options.clockStart ?? options.realTime()
         )
+        world.mqttBroker = options.mqttAddress
+        world.mqttDeliveries = mqttDeliveries
         world.journal = journal
         let session: LiveSession
         do {
@@ -146,9 +176,10 @@ package final class Stage {
     /// is kept unless `clearJournal`.
     package func reset(clearJournal: Bool = false) throws(StageError) {
         let journal = clearJournal ? Self.journal(options) : world.journal
+        mqttDeliveries?.disconnectAll()
         followedRealTime = options.realTime()
         let coverage = world.coverage  // what the app met survives resets (an app's suite resets between tests)
-        (world, session) = try Self.makeWorld(options, journal: journal)
+        (world, session) = try Self.makeWorld(options, journal: journal, mqttDeliveries: mqttDeliveries)
         world.coverage = coverage
     }
 

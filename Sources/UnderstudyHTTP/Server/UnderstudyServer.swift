@@ -7,6 +7,7 @@ internal import NIOPosix
 internal import Synchronization
 internal import Understudy
 internal import UnderstudyLua
+package import UnderstudyMQTT
 
 /// `understudy serve`: the emulated apps at the real services' REST paths, the control API under
 /// `/_understudy/`, and a journal of every request. All state sits behind one lock: requests are answered one
@@ -32,10 +33,15 @@ package final class UnderstudyServer: Sendable {
     /// How often a pending delay looks whether the server is shutting down.
     static let shutdownPollMilliseconds: Int64 = 50
 
+    /// The MQTT broker: TCP on `options.mqttPort` (from `run`), WebSocket at `/mqtt` on the HTTP port.
+    package let broker: MQTTBroker
+
     /// Builds the stage (running the setup script, if any). Throws when the script fails.
     package init(options: ServerOptions) throws(StageError) {
         self.options = options
-        let stage = try Stage(options: options)
+        let authority = ServedMQTTAuthority()
+        broker = MQTTBroker(authority: authority)
+        let stage = try Stage(options: options, mqttDeliveries: broker)
         appCount = Atomic(stage.apps.count)
         self.stage = Mutex(stage)
         var routes = RouteTable<RouteHandler>()
@@ -43,6 +49,7 @@ package final class UnderstudyServer: Sendable {
         KiiRoutes.register(in: &routes)
         ControlRoutes.register(in: &routes)
         self.routes = routes
+        authority.server.withLock { $0 = self }
     }
 
     /// The `Server` header's value.
@@ -95,9 +102,25 @@ package final class UnderstudyServer: Sendable {
         _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
-    /// Serves until SIGINT or SIGTERM, then stops cleanly.
-    package func run(onReady: @escaping @Sendable () -> Void = {}) async throws {
-        try await application(onReady: onReady).runService()
+    /// Serves until SIGINT or SIGTERM, then stops cleanly; with `options.mqttPort`, the broker listens for MQTT
+    /// over TCP meanwhile (a default port that is taken turns it off, told to `warn`).
+    package func run(onReady: @escaping @Sendable () -> Void = {}, warn: @Sendable (String) -> Void = { _ in }) async throws {
+        var mqtt: (any Channel)?
+        if options.mqttPort > 0 {
+            do {
+                mqtt = try await broker.listen(host: options.host, port: options.mqttPort)
+            } catch where !options.mqttPortRequired {
+                withStage { $0.turnOffMQTTOverTCP() }
+                warn("MQTT over TCP is off: port \(options.mqttPort) is taken (\(error)); --mqtt-port sets another")
+            }
+        }
+        do {
+            try await application(onReady: onReady).runService()
+        } catch {
+            try? await mqtt?.close()
+            throw error
+        }
+        try? await mqtt?.close()
     }
 
     /// Answers one request: find the route, read the body, run the handler under the lock, record the journal.

@@ -4,6 +4,7 @@ internal import HTTPTypes
 internal import Logging
 internal import NIOCore
 internal import NIOHTTPTypes
+internal import UnderstudyMQTT
 
 /// Answers the emulated apps' routes on the event loop that read the request, without handing it to Swift
 /// concurrency: the request never waits for a task to be scheduled, and its reply is written from the same thread.
@@ -250,6 +251,15 @@ struct VendorFastPathChannel: ServerChildChannel {
             let state = try operations.handler(type: HTTPConnectionStateHandler.self)
             try operations.addHandler(VendorFastPath(server: server, serverName: serverName), position: .after(state))
             try operations.addHandler(H2CUpgradeDecliner(), position: .first)
+            if server.options.mqttWebSocket {
+                // First on the connection: `GET /mqtt` with a WebSocket upgrade becomes an MQTT connection, whose
+                // keep-alive the broker keeps (so Hummingbird's idle timer leaves).
+                try operations.addHandler(server.broker.webSocketHandler { operations in
+                    if let state = try? operations.handler(type: HTTPConnectionStateHandler.self) {
+                        operations.removeHandler(state, promise: nil)
+                    }
+                }, position: .first)
+            }
             return value
         }
     }

@@ -53,11 +53,12 @@ enum KiiBindings {
         case .registerPseudo: return KiiPseudoUserBindings.registerPseudo
         case .putIdentity: return KiiPseudoUserBindings.putIdentity
         case .sendToTopic: return KiiTopicBindings.send
-        case .userStatus, .mqttEndpoint, .topicExists: return nil
+        case .userStatus, .topicExists: return nil
         case .verifyEmail, .verifyPhone, .changePhone, .resendEmailVerification, .resendPhoneVerification, .me, .getUser,
             .requestPasswordReset, .completePasswordReset, .changePassword, .deleteUser, .setDisabled, .login, .changeEmail,
             .openResetLink, .updateUser, .createTopic, .deleteTopic, .listTopics, .subscribe, .unsubscribe, .isSubscribed,
-            .unregisterInstallation:
+            .unregisterInstallation, .mqttEndpoint, .topicACL, .grantTopic, .revokeTopic, .groupsMemberOf, .groupsOwnedBy, .lookup,
+            .loginMFA, .loginSocial, .linkSocial, .unlinkSocial:
             return nil
         }
     }
@@ -76,8 +77,18 @@ enum KiiBindings {
             let phone = try call.field(1, "phone", string: "registration.phone")
             let country = try call.field(1, "country", string: "registration.country")
             let password = try call.field(1, "password", string: "registration.password")
+            let extra = try call.fields(of: KiiOperation.register, "registration") ?? [:]
+            let displayName = extra["displayName"]?.stringValue
+            let locale = extra["locale"]?.stringValue
+            var fields: [Property] = []
+            if case .object(let members)? = extra["fields"] {
+                fields = members.map { Property($0.key, $0.value) }.sorted { $0.name < $1.name }
+            }
             return call.answer { () throws(KiiError) in
-                try app.register(username: username, email: email, phone: phone, country: country, password: password)
+                try app.register(
+                    username: username, email: email, phone: phone, country: country, password: password,
+                    displayName: displayName, locale: locale, fields: fields
+                )
             }
         }
     }

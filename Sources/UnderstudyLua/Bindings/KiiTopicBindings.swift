@@ -33,6 +33,12 @@ enum KiiTopicBindings {
                 }
                 message.networks = networks
             }
+            if let sender = try call.field(table, "sender", value: "message.sender") {
+                guard case .string(let userID) = sender else {
+                    throw LuaMisuse("message.sender must be a userID (a string), got \(sender.kindName)")
+                }
+                message.sender = .user(userID)
+            }
             let topicID = arguments.string("topicID")
             let owner = arguments.optionalString("owner")
             return call.answer { () throws(KiiError) in try app.sendToTopic(topicID: topicID, message: message, owner: owner) }

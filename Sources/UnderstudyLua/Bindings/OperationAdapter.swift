@@ -24,6 +24,11 @@ enum OperationAdapter {
         guard declarations.indices.contains(index), let performer = declarations[index].perform else { return US_RAISE }
         return LuaCall.run(L, declarations[index].name) { call throws(LuaMisuse) in
             let arguments = try call.arguments(of: declarations[index])
+            do throws(CallMisuse) {
+                try performer.misuse?.check(arguments)
+            } catch {
+                throw LuaMisuse(error.message)
+            }
             let app = try call.app()
             var pushes: Int64 = 0
             do {

@@ -8,11 +8,21 @@ struct AMFCall: Sendable {
     var operation: BackendlessOperation
     var arguments: [AMFArgument]
     var result: AMFResult
+    /// The operation whose REST route carries the call when it is not the call's own (login by objectId is
+    /// `POST users/login` with an `objectId`).
+    var via: BackendlessOperation?
+    /// Which of the declared routes carries the call, by its path; nil for the first one that is not a variant.
+    var path: String?
 
-    init(_ operation: BackendlessOperation, _ arguments: [AMFArgument] = [], _ result: AMFResult) {
+    init(
+        _ operation: BackendlessOperation, _ arguments: [AMFArgument] = [], _ result: AMFResult,
+        via: BackendlessOperation? = nil, path: String? = nil
+    ) {
         self.operation = operation
         self.arguments = arguments
         self.result = result
+        self.via = via
+        self.path = path
     }
 
     /// The services by the names the SDKs send.
@@ -27,11 +37,20 @@ struct AMFCall: Sendable {
         var shortName: String { String(rawValue.split(separator: ".").last ?? "") }
     }
 
-    /// The call a service's method stands for; nil when Understudy does not emulate it.
-    static func find(service: String, method: String) -> AMFCall? {
+    /// The call a service's method stands for, with that many arguments (an overload the SDK sends with another
+    /// count is another call); nil when Understudy does not emulate it.
+    static func find(service: String, method: String, argumentCount: Int) -> AMFCall? {
         guard let service = Service(rawValue: service) else { return nil }
-        return table[service]?[method]
+        return overloads[service]?[method]?[argumentCount] ?? table[service]?[method]
     }
+
+    /// The overloads whose argument count makes them another call.
+    static let overloads: [Service: [String: [Int: AMFCall]]] = [
+        // `login(objectId)`: the JS SDK's `POST users/login` with an objectId (the CloudCode key's login by id).
+        .users: ["login": [1: AMFCall(.loginByID, [.argument("objectId")], .user, via: .login)]],
+        // `unregisterDeviceOnServer(channels)`: `[deviceId, channels]`, answered with the channels left (an int).
+        .devices: ["unregisterDevice": [2: AMFCall(.unregisterDevice, [.argument("device_id"), .ignored], .channelsLeft)]],
+    ]
 
     static let table: [Service: [String: AMFCall]] = [
         .users: [
@@ -49,9 +68,19 @@ struct AMFCall: Sendable {
             "getUserRoles": AMFCall(.userRoles, [], .plain),
             "verifyPassword": AMFCall(.verifyPassword, [.ignored], .plain),
         ],
+        // The Data service on the Users table (`Data.of(BackendlessUser.class)`, `Data.of("Users")`): the table
+        // name comes first; other tables answer as over REST.
         .persistence: [
             "findById": AMFCall(.getUser, [.usersTable, .argument("objectId"), .ignored, .ignored], .user),
             "remove": AMFCall(.deleteUser, [.usersTable, .members], .member("deletionTime")),
+            "find": AMFCall(.dataFind, [.usersTable, .dataQuery], .users, path: "/data/{table}/find"),
+            "first": AMFCall(.dataFindFirst, [.usersTable], .user),
+            "last": AMFCall(.dataFindLast, [.usersTable], .user),
+            "count": AMFCall(.dataCount, [.usersTable, .dataQuery], .plain, path: "/data/{table}/count"),
+            // save: `create` without an objectId, `update` with one (`save` when async); `PUT data/Users` does both.
+            "create": AMFCall(.dataSave, [.usersTable, .argument("record")], .user),
+            "update": AMFCall(.dataSave, [.usersTable, .argument("record")], .user),
+            "save": AMFCall(.dataSave, [.usersTable, .argument("record")], .user),
         ],
         .messaging: [
             // DeliveryOptions holds primitives: 0 is Java's "not set" for repeatEvery and pushBroadcast.
@@ -91,8 +120,13 @@ enum AMFArgument: Sendable {
     /// The declared argument, an object whose member names are lower-cased (`BodyParts.textMessage` is
     /// `bodyparts.textmessage` over REST).
     case lowercasedMembers(String)
-    /// The Data service's table name: only `Users` is emulated.
+    /// The Data service's table name: only `Users` is emulated (a route with `{table}` answers for the others as
+    /// over REST).
     case usersTable
+    /// A `BackendlessDataQuery`: its `whereClause`, `pageSize`, `offset`, `properties`, `excludeProperties`,
+    /// `distinct`, `groupBy`, `havingClause` and `queryOptions.sortBy` as the REST body's `where`, `pageSize`,
+    /// `offset`, `props`, `excludeProps`, `distinct`, `groupBy`, `having` and `sortBy` (empty lists and false left out).
+    case dataQuery
     /// Sent by the SDK, not used by the emulated operation.
     case ignored
 }
@@ -101,6 +135,11 @@ enum AMFArgument: Sendable {
 enum AMFResult: Sendable {
     /// A user: an object with the class alias `Users`, its dates as AMF dates.
     case user
+    /// An array of users, each as `user`.
+    case users
+    /// The channels a device is still registered on after `unregisterDevice(channels)`: 0, since Understudy
+    /// removes the registration whole, as `DELETE messaging/registrations/{deviceId}` does.
+    case channelsLeft
     /// Nothing (`null`).
     case void
     /// The JSON as it is (booleans stay booleans, arrays arrays).

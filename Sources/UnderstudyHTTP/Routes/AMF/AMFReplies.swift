@@ -64,6 +64,10 @@ enum AMFReplies {
         case .plain: return amf(json)
         case .member(let name): return json[name].map(amf) ?? .null
         case .user: return user(json)
+        case .users:
+            guard case .array(let items) = json else { return amf(json) }
+            return .array(AMFArray(items.map(user)))
+        case .channelsLeft: return .int(0)
         case .userProperties:
             guard case .array(let columns) = json else { return amf(json) }
             return .array(AMFArray(columns.map { column in

@@ -73,8 +73,10 @@ enum BackendlessAMFGateway {
             return (apps[0].settings.appID, apps[0].settings.apiKey)
         }
         let appID = exchange.parameters["appId"]
-        guard let app = exchange.stage.world.backendless(id: appID), app.settings.apiKey == exchange.parameters["apiKey"] else { return nil }
-        return (appID, app.settings.apiKey)
+        let key = exchange.parameters["apiKey"]
+        // The client key, or the CloudCode key (login by objectId needs it), as over REST.
+        guard let app = exchange.stage.world.backendless(id: appID), key == app.settings.apiKey || key == app.settings.cloudCodeKey else { return nil }
+        return (appID, key)
     }
 
     /// Answers one body: its message (the SDKs send `[RemotingMessage]`; a bare message is read too). Returns the
@@ -92,12 +94,12 @@ enum BackendlessAMFGateway {
         }
         let service = message["source"]?.string ?? ""
         let method = message["operation"]?.string ?? ""
-        guard let call = AMFCall.find(service: service, method: method) else {
+        var arguments: [AMFValue] = []
+        if case .array(let array)? = message["body"] { arguments = array.dense }
+        guard let call = AMFCall.find(service: service, method: method, argumentCount: arguments.count) else {
             let name = AMFCall.Service(rawValue: service)?.shortName ?? service
             return (AMFReplies.error(code: "404", message: "Understudy does not emulate \(name).\(method) over AMF", correlation: correlation), false)
         }
-        var arguments: [AMFValue] = []
-        if case .array(let array)? = message["body"] { arguments = array.dense }
         let token = message["headers"]?.object?["user-token"]?.string
 
         let request = AMFRequest(call: call, arguments: arguments, token: token, prefix: "/\(appID)/\(apiKey)")
@@ -158,7 +160,13 @@ struct AMFRequest {
 
     init(call: AMFCall, arguments: [AMFValue], token: String?, prefix: String) {
         let declaration = call.operation.declaration
-        let route = declaration.routes.first { $0.variant == nil } ?? declaration.routes[0]
+        let routes = (call.via ?? call.operation).declaration.routes
+        guard let route = call.path.flatMap({ path in routes.first { $0.path == path } }) ?? routes.first(where: { $0.variant == nil }) ?? routes.first
+        else {
+            method = .post
+            self.route = .refused(ServerFailures.noRoute(.post, prefix + "/binary"))
+            return
+        }
         method = HTTPRequest.Method(route.method)
         if let token { headers[HTTPField.Name("user-token")!] = token }
         // Every declared argument and declared field of a table argument, by name, with where HTTP carries it.
@@ -187,9 +195,12 @@ struct AMFRequest {
                 let members = object.members.map { AMFMember($0.name.lowercased(), $0.value) }
                 place(.object(AMFObject(sealed: members)), at: sources[name])
             case .usersTable:
-                if value.string != "Users" {
+                if route.path.contains("{table}") {
+                    pathValues["table"] = AMFReplies.text(value) ?? ""
+                } else if value.string != "Users" {
                     tableRefusal = ServerFailures.noRoute(method, prefix + "/data/" + (value.string ?? "null"))
                 }
+            case .dataQuery: placeQuery(value)
             case .ignored: break
             }
         }
@@ -239,6 +250,28 @@ struct AMFRequest {
                 place(member.value, at: source)
             } else if bodyFields.contains(member.name) {
                 place(member.value, at: .bodyField(member.name))
+            }
+        }
+    }
+
+    /// A `BackendlessDataQuery`'s members as the REST body's query fields.
+    private mutating func placeQuery(_ value: AMFValue) {
+        guard case .object(let query) = value else { return }
+        var fields: [(String, AMFValue?)] = [
+            ("where", query["whereClause"]), ("pageSize", query["pageSize"]), ("offset", query["offset"]),
+            ("props", query["properties"]), ("excludeProps", query["excludeProperties"]), ("groupBy", query["groupBy"]),
+            ("having", query["havingClause"]), ("distinct", query["distinct"]),
+        ]
+        if case .object(let options)? = query["queryOptions"] { fields.append(("sortBy", options["sortBy"])) }
+        for (name, member) in fields {
+            guard let member else { continue }
+            let json = AMFReplies.json(member)
+            switch json {
+            case .null, .bool(false), .string(""): continue
+            case .array(let items) where items.isEmpty: continue
+            default:
+                bodyMembers.removeAll { $0.key == name }
+                bodyMembers.append(JSON.Member(name, json))
             }
         }
     }
