@@ -196,6 +196,7 @@ int us_run_live_chunk(lua_State *L) {
 void us_recover(lua_State *L) {
     us_info *info = us_info_of(L);
     info->fatal = US_FATAL_NONE;
+    info->memory_line = 0;
     if (info->memory_cap != 0) info->memory_limit = info->memory_cap;
     info->relaxed++;
     lua_gc(L, LUA_GCCOLLECT);

@@ -29,6 +29,22 @@ us_info *us_info_of(lua_State *L) {
 /* ------------------------------------------------------------------------------------------------------ */
 /* Allocator: refuses growth past the cap (never a shrink), and makes the failure sticky.                  */
 
+/* Remembers the line of the scenario file that asked for the allocation passing the cap (the innermost frame of
+   the scenario's chunk on the main thread; a coroutine shows where it was resumed): a memory error runs no message
+   handler, so the report would otherwise only know the scenario's declaration. Reading the stack allocates
+   nothing, and with the count hook set Lua keeps each frame's saved instruction current. */
+static void us_note_memory_line(us_info *info) {
+    lua_State *L = info->main_thread;
+    if (L == NULL || info->scenario_chunk == NULL) return;
+    lua_Debug ar;
+    for (int level = 0; lua_getstack(L, level, &ar); level++) {
+        if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 && strcmp(ar.source, info->scenario_chunk) == 0) {
+            info->memory_line = ar.currentline;
+            return;
+        }
+    }
+}
+
 static void *us_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     us_info *info = (us_info *)ud;
     size_t old = ptr ? osize : 0;
@@ -49,6 +65,7 @@ static void *us_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
             if (info->fatal == US_FATAL_NONE) {
                 info->fatal = US_FATAL_MEMORY;
                 info->memory_limit += US_MEMORY_GRACE; /* room to build the error report */
+                us_note_memory_line(info);
             }
             return NULL;
         }
@@ -206,6 +223,7 @@ void us_reset_budget(lua_State *L, int64_t instruction_budget) {
     int changed = info->budget_limit != instruction_budget;
     info->budget_limit = instruction_budget;
     info->budget = instruction_budget;
+    info->memory_line = 0; /* a new run: no line has passed the cap yet */
     info->last_hook_ns = us_monotonic_ns();
     info->deadline = info->timeout > 0 ? info->last_hook_ns + (uint64_t)(info->timeout * 1e9) : 0;
     lua_sethook(L, us_hook, LUA_MASKCOUNT, US_HOOK_PERIOD);
@@ -240,6 +258,7 @@ lua_State *us_newstate(size_t memory_limit, int64_t instruction_budget, void *ho
         return NULL;
     }
     *(us_info **)lua_getextraspace(L) = info;
+    info->main_thread = L;
     lua_atpanic(L, us_panic);
     lua_setwarnf(L, NULL, NULL);
     info->budget_limit = -1; /* forces the messages to be stored */

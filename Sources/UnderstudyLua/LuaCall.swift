@@ -226,7 +226,8 @@ struct LuaCall {
         case (.string, .string), (.boolean, .bool), (.number, .int), (.number, .double), (.integer, .int), (.any, _): return
         case (.oneOf(let choices), .string(let text)):
             guard choices.contains(text) else {
-                throw LuaMisuse("\(path) must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", ")), got \"\(text)\"")
+                let nearest = NearestName.suggestion(for: text, among: choices, quote: "\"")
+                throw LuaMisuse("\(path) must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", ")), got \"\(text)\"\(nearest)")
             }
         case (.strings, .array(let items)):
             guard items.allSatisfy({ $0.stringValue != nil }) else { throw refuse("a list of strings") }
@@ -246,7 +247,10 @@ struct LuaCall {
         case (.table(_, let fields), .object(let members)):
             let known = Set(fields.map(\.name))
             if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
-                throw LuaMisuse("\(path) has an unknown field '\(unknown)' (known fields: \(fields.map(\.name).joined(separator: ", ")))")
+                let names = fields.map(\.name)
+                throw LuaMisuse(
+                    "\(path) has an unknown field '\(unknown)'\(NearestName.suggestion(for: unknown, among: names, quote: "'")) (known fields: \(names.joined(separator: ", ")))"
+                )
             }
             for field in fields {
                 guard let member = members[field.name] else {
@@ -443,7 +447,8 @@ struct LuaCall {
             us_pop(L, 1)
             guard let key, known.contains(key) else {
                 us_pop(L, 1)
-                throw LuaMisuse("\(name) has an unknown field \(key.map { "'\($0)'" } ?? "(not a string)") (known fields: \(known.joined(separator: ", ")))")
+                let suggestion = key.map { NearestName.suggestion(for: $0, among: known, quote: "'") } ?? ""
+                throw LuaMisuse("\(name) has an unknown field \(key.map { "'\($0)'" } ?? "(not a string)")\(suggestion) (known fields: \(known.joined(separator: ", ")))")
             }
         }
     }

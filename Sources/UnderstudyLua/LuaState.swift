@@ -115,7 +115,7 @@ final class LuaState {
         let fatal = isSpent
         if status == LUA_ERRMEM {
             us_pop(L, 1)
-            return LuaFailure(message: memoryMessage, fatal: true)
+            return LuaFailure(message: memoryMessage, location: memoryLocation, fatal: true)
         }
         if status == LUA_ERRERR {
             us_pop(L, 1)
@@ -138,7 +138,18 @@ final class LuaState {
         us_pop(L, 1)
         failure.fatal = fatal
         if fatal, failure.skipReason == nil { failure.message = fatalMessage }
+        // A memory error raised later (at the next instruction, after a pcall caught the first) points where the
+        // cap was passed.
+        if fatal, info.pointee.fatal == Int32(US_FATAL_MEMORY.rawValue), let memoryLocation { failure.location = memoryLocation }
         return failure
+    }
+
+    /// `file:line` of the scenario file's line whose allocation passed the memory cap, when the allocator saw it.
+    private var memoryLocation: String? {
+        let line = info.pointee.memory_line
+        guard line > 0, let chunk = info.pointee.scenario_chunk else { return nil }
+        let name = String(cString: chunk)
+        return (name.hasPrefix("@") ? String(name.dropFirst()) : name) + ":\(line)"
     }
 
     private var memoryMessage: String {

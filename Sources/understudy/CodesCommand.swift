@@ -87,7 +87,7 @@ struct CodesCommand: ParsableCommand {
             if files.isEmpty { throw ValidationError("give the coverage files, e.g. `understudy codes check coverage.json --min 80`") }
             if let min, !(0...100).contains(min) { throw ValidationError("--min must be a percentage from 0 to 100") }
             for name in flavour where Flavour(rawValue: name) == nil {
-                throw ValidationError("--flavour must be backendless or kii, got '\(name)'")
+                throw UsageSuggestions.flavourRefusal(name)
             }
             if min == nil, require == nil { throw ValidationError("give --min PERCENT, --require CODE,... or both") }
         }

@@ -24,7 +24,7 @@ struct ExplainCommand: ParsableCommand {
         var selected: Flavour?
         if let flavour {
             guard let known = Flavour(rawValue: flavour.lowercased()) else {
-                throw ValidationError("--flavour must be backendless or kii, got \(flavour)")
+                throw UsageSuggestions.flavourRefusal(flavour)
             }
             selected = known
         }
@@ -42,7 +42,10 @@ struct ExplainCommand: ParsableCommand {
         }
         switch entries.count {
         case 0:
-            throw ValidationError("\(code) is not in the \(selected.map { $0.rawValue + " " } ?? "")catalogue (understudy explain lists it)")
+            let candidates = ErrorCatalogue.all.filter { selected == nil || $0.flavour == selected }
+                .flatMap { entry in [entry.number.map(String.init), entry.code].compactMap { $0 } }
+            let suggestion = NearestName.suggestion(for: code, among: candidates)
+            throw ValidationError("\(code) is not in the \(selected.map { $0.rawValue + " " } ?? "")catalogue\(suggestion) (understudy explain lists it)")
         case 1:
             FileOutput.standardOutput.write(CodeExplanation.render(entries[0]))
         default:

@@ -44,6 +44,40 @@ enum ProjectFiles {
         return ferror(file) == 0 ? String(decoding: bytes, as: UTF8.self) : nil
     }
 
+    /// `path` made absolute and normal (no `.`, `..` or doubled `/`), with symbolic links resolved in the part of it
+    /// that exists (the rest may not exist yet: `init` creates it).
+    static func absolute(_ path: String) -> String {
+        var full = path
+        if !full.hasPrefix("/"), let cwd = getcwd(nil, 0) {
+            full = String(cString: cwd) + "/" + full
+            free(cwd)
+        }
+        var parts: [String] = []
+        for part in full.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(String(part)) }
+        }
+        var existing = parts.count
+        while existing > 0, !exists("/" + parts[..<existing].joined(separator: "/")) { existing -= 1 }
+        var head = "/" + parts[..<existing].joined(separator: "/")
+        if let resolved = realpath(head, nil) {
+            head = String(cString: resolved)
+            free(resolved)
+        }
+        let rest = parts[existing...].joined(separator: "/")
+        return rest.isEmpty ? head : (head == "/" ? "/" + rest : head + "/" + rest)
+    }
+
+    /// The root of the git repository holding the absolute `path` (the nearest folder at or above it with a `.git`
+    /// folder or file), or nil outside any.
+    static func repositoryRoot(of path: String) -> String? {
+        var current = path
+        while true {
+            if exists(current == "/" ? "/.git" : current + "/.git") { return current }
+            guard current != "/", let slash = current.lastIndex(of: "/") else { return nil }
+            current = slash == current.startIndex ? "/" : String(current[..<slash])
+        }
+    }
+
     /// `dir/name`, or `name` for the current folder.
     static func join(_ directory: String, _ name: String) -> String {
         directory == "." || directory.isEmpty ? name : (directory.hasSuffix("/") ? directory + name : directory + "/" + name)

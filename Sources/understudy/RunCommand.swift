@@ -46,7 +46,7 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "List the scenarios without running them.")
     var list = false
 
-    @Option(help: "Worker threads (default: the number of cores).")
+    @Option(help: "Worker processes (threads with --in-process; default: the number of cores).")
     var jobs: Int?
 
     @Option(help: "Run only shard K of N (for example 2/4): a stable partition of the scenarios.")

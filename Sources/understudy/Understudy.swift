@@ -24,12 +24,16 @@ struct UnderstudyCommand: ParsableCommand {
         do {
             // `serve` also reads its options from UNDERSTUDY_* environment variables.
             let arguments = ServeEnvironment.arguments(Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.variables)
+            if let unknown = UsageSuggestions.unknownSubcommand(arguments, subcommands: configuration.subcommands) {
+                FileOutput.standardError.write(unknown + "\n")
+                exit(withError: ExitCode(2))
+            }
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                let message = fullMessage(for: error)
+                let message = UsageSuggestions.improving(fullMessage(for: error))
                 FileOutput.standardError.write(message + "\n")
                 exit(withError: ExitCode(2))
             }

@@ -217,3 +217,36 @@ struct ServeCommandLineTests {
         #expect(complaint.contains("--port"), "\(complaint)")
     }
 }
+
+@Suite("understudy explain suggests the nearest code")
+struct ExplainSuggestionTests {
+    @Test("explain 30333 says 'did you mean 3033?', as expect.error does")
+    func nearestCode() throws {
+        let (status, _, complaint) = try runUnderstudy(["explain", "30333"])
+        #expect(status == 2)
+        #expect(complaint.contains("30333 is not in the catalogue (did you mean 3033?)"), "\(complaint)")
+        let (_, _, kii) = try runUnderstudy(["explain", "USER_ALREADY_EXIST"])
+        #expect(kii.contains("(did you mean USER_ALREADY_EXISTS?)"), "\(kii)")
+        let (flavourStatus, _, flavour) = try runUnderstudy(["explain", "3033", "--flavour", "backendles"])
+        #expect(flavourStatus == 2)
+        #expect(flavour.contains("got 'backendles' (did you mean 'backendless'?)"), "\(flavour)")
+    }
+
+    @Test("a misspelt subcommand or option value gets the nearest name, as a misspelt option does")
+    func nearestOnTheCommandLine() throws {
+        let cases: [([String], String)] = [
+            (["rn", "scenarios/"], "'rn' is not a subcommand of understudy (did you mean 'run'?) (subcommands: run, codes, serve"),
+            (["codes", "mrege", "a.json"], "'mrege' is not a subcommand of understudy codes (did you mean 'merge'?)"),
+            (["run", "--format", "junitt", "scenarios/"], "Please provide one of 'pretty', 'tap' or 'junit'. Did you mean 'junit'?"),
+            (["serve", "--clock", "reel"], "Did you mean 'real'?"),
+            (["run", "--sead", "3", "scenarios/"], "Did you mean '--seed'?"),
+        ]
+        for (arguments, expected) in cases {
+            let (status, _, complaint) = try runUnderstudy(arguments)
+            #expect(status == 2, "\(arguments)")
+            #expect(complaint.contains(expected), "\(arguments): \(complaint)")
+        }
+        // A right name still runs; help is not a misspelling.
+        #expect(try runUnderstudy(["help", "run"]).0 == 0)
+    }
+}

@@ -55,6 +55,39 @@ struct HealthRouteTests {
         }
     }
 
+    @Test("a chunk or a posted scenario creating an app under a served id is refused at run time, as at start")
+    func duplicateAppIDRefused() async throws {
+        try await withServer { _, client in
+            // understudy.kii{} again: the default Kii app's id is taken.
+            let chunk = try await client.send(.post, "/_understudy/lua", text: "local app = understudy.kii{}\nreturn 1")
+            #expect(chunk.status == 400, "\(chunk.text)")
+            #expect((chunk.json("message")?.stringValue ?? "").contains("a Kii app is served under the app_id 'understudy-kii-app' already"), "\(chunk.text)")
+            #expect(chunk.json("location") == "control:1", "\(chunk.text)")
+            let file = """
+                scenario("makes a second Backendless app", function()
+                  local app = understudy.backendless{ app_id = "\(DefaultApps.backendlessAppID)" }
+                end)
+                scenario("renames one to a served id", function()
+                  local app = understudy.backendless{ app_id = "spare" }
+                  app.settings.app_id = "\(DefaultApps.backendlessAppID)"
+                end)
+                """
+            let posted = try await client.send(.post, "/_understudy/scenarios?name=twice.lua", text: file)
+            #expect(posted.status == 200, "\(posted.text)")
+            #expect(posted.json("failed") == 2, "\(posted.text)")
+            guard case .array(let outcomes)? = posted.json("scenarios") else { Issue.record("no scenarios: \(posted.text)"); return }
+            for outcome in outcomes {
+                let message = outcome["message"]?.stringValue ?? ""
+                #expect(message.contains("app is served under the app_id '\(DefaultApps.backendlessAppID)' already"), "\(message)")
+            }
+            // The apps: the two defaults, and the spare one the second scenario made before its rename failed.
+            #expect(try await client.send(.get, "/_understudy/health").json("apps") == 3)
+            // Another id is fine, and a Kii app may share a Backendless app's id.
+            let other = try await client.send(.post, "/_understudy/lua", text: "understudy.kii{ app_id = 'spare' }")
+            #expect(other.status == 200, "\(other.text)")
+        }
+    }
+
     @Test("both request paths answer it: the event loop's (no Origin) and Hummingbird's (a browser's Origin)")
     func bothPaths() async throws {
         var options = ServerOptions(port: 0, clockStart: VirtualClock.start)
@@ -173,6 +206,35 @@ struct RealClockTests {
             let after = try #require(number(try await client.send(.get, "/_understudy/clock").json("now")))
             #expect(after - before >= 1.0)
             #expect(after - before < 60)
+        }
+    }
+}
+
+@Suite("Names refused over HTTP come with the nearest one, and predicates read only declared arguments")
+struct RefusedNameTests {
+    @Test("a predicate posted in a setup script that reads args.identity fails the request, naming identity_value")
+    func strictArgumentsOverHTTP() async throws {
+        let setup = """
+            local app = understudy.backendless()
+            app.faults.inject{ op = "users.login", code = 3036, when = function(args) return args.identity == "x@example.com" end }
+            """
+        try await withServer(setup: setup) { _, client in
+            let reply = try await client.send(.post, "\(backendless)/users/login", json: #"{"login":"x@example.com","password":"pw"}"#)
+            #expect(reply.text.contains("args.identity is not an argument of users.login (did you mean args.identity_value?)"), "\(reply.text)")
+        }
+    }
+
+    @Test("unknown app, query parameter, body field and fault operation: each suggests the nearest name")
+    func suggestions() async throws {
+        try await withServer { _, client in
+            let app = try await client.send(.get, "/_understudy/clock?app=UNDERSTUDY-AP")
+            #expect(app.text.contains("(did you mean 'UNDERSTUDY-APP'?)"), "\(app.text)")
+            let query = try await client.send(.get, "/_understudy/clock?ap=kii")
+            #expect(query.text.contains("(did you mean 'app'?)"), "\(query.text)")
+            let field = try await client.send(.post, "/_understudy/clock/advance", json: #"{"second": 5}"#)
+            #expect(field.text.contains("(did you mean 'seconds'?)"), "\(field.text)")
+            let operation = try await client.send(.post, "/_understudy/faults", json: #"{"op":"users.registr","code":3033}"#)
+            #expect(operation.text.contains("(did you mean 'users.register'?)"), "\(operation.text)")
         }
     }
 }

@@ -15,7 +15,7 @@ struct SnapshotRouteTests {
         b.settings.email_confirmation = true
         b.users.seed{ count = 50, email = "seed%d@example.com", password = "secret1" }
         b.users.register{ email = "pending@example.com", password = "secret1" }
-        b.faults.inject{ op = "users.login", code = 3003, times = 1, when = function(args) return args.login == "trap@example.com" end }
+        b.faults.inject{ op = "users.login", code = 3003, times = 1, when = function(args) return args.identity_value == "trap@example.com" end }
         b.clock.advance(3600)
         local k = understudy.kii{}
         k.users.register{ username = "agent", phone = "+819012345678", country = "JP", password = "secret1" }

@@ -74,6 +74,13 @@ struct CodesCheckTests {
         #expect(missing.stderr.contains("required code 3087 was never met"))
         #expect(!missing.stderr.contains("required code 3033"))
         #expect(!missing.stderr.contains("connection dropped"))
+        // A code no flavour has: the nearest one is suggested, as `explain` and `expect.error` do.
+        let typo = try understudy(["codes", "check", "served.json", "--require", "30333"], in: base)
+        #expect(typo.status == 1)
+        #expect(typo.stderr.contains("required code 30333 was never met (no flavour has this code; did you mean 3033?)"), "\(typo.stderr)")
+        let flavour = try understudy(["codes", "check", "served.json", "--min", "10", "--flavour", "kiii"], in: base)
+        #expect(flavour.status == 2)
+        #expect(flavour.stderr.contains("--flavour must be backendless or kii, got 'kiii' (did you mean 'kii'?)"), "\(flavour.stderr)")
         let met = try understudy(["codes", "check", "served.json", "lua.json", "--require", "3033,3087", "--min", "10"], in: base)
         #expect(met.status == 0, "\(met.stderr)")
         #expect(!met.stdout.contains("kii"), "Kii met nothing and is not measured: \(met.stdout)")

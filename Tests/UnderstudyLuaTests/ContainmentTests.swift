@@ -320,6 +320,39 @@ struct ContainmentTests {
         #expect(result.outcome("honest")?.message?.contains("expected 3, got 2") == true, "\(attack): \(result.outcome("honest")?.message ?? "")")
     }
 
+    @Test("a memory-cap failure points at the line that allocated, not the scenario's first line")
+    func memoryFailurePointsAtTheLine() {
+        let source = #"""
+            scenario("a loop", function()
+              local t = {}
+              local n = 0
+              for i = 1, 1e9 do
+                t[i] = ("x"):rep(100) .. i
+              end
+            end)
+            scenario("one big string", function()
+              local a = 1
+              local s = string.rep("x", 300 * 1024 * 1024)
+            end)
+            scenario("caught, then raised again", function()
+              local ok = pcall(function()
+                return string.rep("y", 300 * 1024 * 1024)
+              end)
+              local after = {}
+            end)
+            scenario("in a helper", function()
+              local function grow(n) return string.rep("z", n) end
+              grow(300 * 1024 * 1024)
+            end)
+            """#
+        let result = runScenarios(source, file: "s/memory.lua", limits: limits(Int64.max / 2, memory: 16, timeout: 20))
+        for (name, line) in [("a loop", 5), ("one big string", 10), ("caught, then raised again", 14), ("in a helper", 19)] {
+            let outcome = result.outcome(name)
+            #expect(outcome?.message?.contains("memory cap exceeded") == true, "\(name): \(outcome?.message ?? "passed")")
+            #expect(outcome?.location == "s/memory.lua:\(line)", "\(name): \(outcome?.location ?? "no location")")
+        }
+    }
+
     @Test("an error object's __tostring cannot allocate past the cap")
     func describingIsCapped() {
         let source = #"""

@@ -250,5 +250,8 @@ struct EditorTypesTests {
         #expect(EditorTypes.luarc.contains("\"workspace.library\": [\"types\"]"))
         #expect(EditorTypes.annotationPath.hasPrefix("types/"))
         for name in ["scenario", "skip", "fail", "expect", "understudy"] { #expect(EditorTypes.luarc.contains("\"\(name)\"")) }
+        // The sandbox has coroutine (and not io, debug, package): the editor must not flag it.
+        #expect(!EditorTypes.luarc.contains("\"coroutine\""))
+        for library in ["io", "debug", "package"] { #expect(EditorTypes.luarc.contains("\"\(library)\": \"disable\"")) }
     }
 }

@@ -64,6 +64,38 @@ struct HonestMistakeTests {
         #expect(second?.message?.contains("nothing checked it") == false, "\(second?.message ?? "")")
     }
 
+    @Test("a predicate reading an undeclared name fails its scenario, naming the declared arguments and the nearest")
+    func strictPredicateArguments() {
+        let source = #"""
+            scenario("misspelt", function()
+              local app = understudy.backendless()
+              app.users.register{ email = "locked@example.com", password = "pw" }
+              app.faults.inject{ op = "users.login", code = 3036, when = function(args) return args.identity == "locked@example.com" end }
+              app.users.login("locked@example.com", "pw")
+            end)
+            scenario("kii", function()
+              local app = understudy.kii()
+              app.faults.inject{ op = "users.login", code = "UNAUTHORIZED", when = function(args) return args.username == "bond" end }
+              app.users.login("bond", "pw")
+            end)
+            scenario("declared", function()
+              local app = understudy.backendless()
+              app.users.register{ email = "locked@example.com", password = "pw" }
+              app.faults.inject{ op = "users.login", code = 3036, when = function(args) return args.identity_value == "locked@example.com" end }
+              expect.error(3036, app.users.login("locked@example.com", "pw"))
+            end)
+            """#
+        let result = runScenarios(source, file: "s/args.lua")
+        let misspelt = result.outcome("misspelt")?.message ?? "passed"
+        #expect(misspelt.contains(
+            "args.identity is not an argument of users.login (did you mean args.identity_value?): its arguments are identity_value, password"
+        ), "\(misspelt)")
+        let kii = result.outcome("kii")?.message ?? "passed"
+        #expect(kii.contains("args.username is not an argument of users.login"), "\(kii)")
+        #expect(kii.contains("its arguments are"), "\(kii)")
+        #expect(result.outcome("declared")?.status == .passed, "\(result.outcome("declared")?.message ?? "")")
+    }
+
     @Test("pairs() visits a record's fields, settings, an error's fields and any table in the same order in every state")
     func pairsOrderIsFixed() {
         let source = """

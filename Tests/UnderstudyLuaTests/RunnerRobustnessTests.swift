@@ -60,6 +60,19 @@ struct RunnerRobustnessTests {
         #expect(!xml.contains("nul?ctl"))
     }
 
+    @Test("a JUnit report of several files names the seed once (xunitparser refuses a property seen twice)")
+    func junitSeedOnce() {
+        let result = runFiles(
+            [("s/a.lua", #"scenario("a", function() end)"#), ("s/b.lua", #"scenario("b", function() end)"#),
+             ("s/c.lua", #"scenario("c", function() error("no") end)"#)],
+            seed: 42
+        )
+        let xml = JUnitReporter().render(result)
+        #expect(xml.components(separatedBy: "<testsuite ").count - 1 == 3)
+        #expect(xml.components(separatedBy: #"<property name="seed""#).count - 1 == 1)
+        #expect(xml.contains(#"<property name="seed" value="42"/>"#))
+    }
+
     @Test("the pretty report shows control characters escaped, keeping line breaks and tabs")
     func prettyEscapesControls() {
         let result = runScenarios(hostileSource, file: "s/hostile.lua")

@@ -149,7 +149,8 @@ end)
 
 scenario("*1: a phone-only registration is refused while phone verification is on", function()
   local app = understudy.kii{ phone_verification = true }
-  refused_for_verification(app, { phone = PHONE, password = PASSWORD })
+  local err = refused_for_verification(app, { phone = PHONE, password = PASSWORD })
+  expect.contains(err.message, "while phone_verification is on")
   expect.equal(app.outbox.sms(), {})
 end)
 
@@ -177,7 +178,8 @@ end)
 
 scenario("*3: an email + phone registration is refused when both verifications are on", function()
   local app = understudy.kii{ email_verification = true, phone_verification = true }
-  refused_for_verification(app, { email = EMAIL, phone = PHONE, password = PASSWORD })
+  local err = refused_for_verification(app, { email = EMAIL, phone = PHONE, password = PASSWORD })
+  expect.contains(err.message, "while email_verification and phone_verification are on")
   expect.equal(app.outbox.emails(), {})
   expect.equal(app.outbox.sms(), {})
 end)

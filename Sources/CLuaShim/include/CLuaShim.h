@@ -60,6 +60,8 @@ typedef struct us_info {
     size_t backend_bytes;     /* memory the backends hold, estimated and counted in memory_used */
     uint64_t last_hook_ns;    /* when the count hook last ran (CLOCK_MONOTONIC), to shorten slow periods */
     int close_depth;          /* nesting of coroutine.close (Lua 5.4.4 overflows the C stack without a limit) */
+    lua_State *main_thread;   /* the state's main thread, whose stack the allocator reads when the cap is passed */
+    int memory_line;          /* the scenario file's line that passed the memory cap; 0 = unknown */
 } us_info;
 
 /// Creates a state with the limited allocator, the instruction hook and an empty registry. NULL on failure.

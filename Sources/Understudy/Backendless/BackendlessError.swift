@@ -176,8 +176,16 @@ package struct BackendlessError: Error, Sendable, Hashable {
         BackendlessError(code: 3064, message: "\(unknownTokenText.head) - \(token). \(unknownTokenText.tail)")
     }
     // Devices
-    static func invalidChannelName(_ name: String) -> BackendlessError {
-        BackendlessError(code: 5044, message: catalogueMessage(for: 5044) + ": '\(name)'")
+    static func invalidChannelName(_ name: String, _ problem: ChannelNameProblem? = nil) -> BackendlessError {
+        switch problem {
+        case .empty?:
+            return BackendlessError(code: 5044, message: "Channel name is empty")
+        case .tooLong(let characters, let limit)?:
+            let shown = name.unicodeScalars.count > 40 ? String(String.UnicodeScalarView(name.unicodeScalars.prefix(40))) + "…" : name
+            return BackendlessError(code: 5044, message: "Channel name is too long: \(characters) characters, at most \(limit) allowed: '\(shown)'")
+        case .invalidCharacter?, nil:
+            return BackendlessError(code: 5044, message: catalogueMessage(for: 5044) + ": '\(name)'")
+        }
     }
     static func devicesFull(_ capacity: Int) -> BackendlessError {
         BackendlessError(code: 5043, message: "Could not register channel: the emulator holds its maximum of \(capacity) devices")

@@ -71,7 +71,7 @@ extension BackendlessError {
         entry(devicesFull(5_000_000), when: "by app.faults.inject; also when a backend already holds 5 000 000 device registrations",
               [.registerDevice], reach: .injectionOnly),
         entry(invalidChannelName("%s"),
-              when: "a channel name with a character outside A-Z a-z 0-9 _ -, empty, or longer than 100", [.registerDevice]),
+              when: "a channel name with a character outside A-Z a-z 0-9 _ -, empty (`Channel name is empty`), or longer than 100 (`Channel name is too long: 101 characters, at most 100 allowed: '…'`)", [.registerDevice]),
         entry(valueTooLong("%s", limit: BackendlessSettings.defaultMaxLength),
               when: "register, update or reset_password: a string longer than its max_length (default 500); devices.register: device_id over 100 or token over 500 (the message names that limit)",
               [.register, .updateUser, .resetPassword, .registerDevice], settings: ["properties"]),

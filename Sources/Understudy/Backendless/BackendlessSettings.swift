@@ -170,7 +170,7 @@ package struct SettingError: Error, Sendable, Hashable, CustomStringConvertible 
     package init(unknown setting: String, known: [String]) {
         self.setting = setting
         isUnknown = true
-        description = "unknown setting '\(setting)' (known settings: \(known.joined(separator: ", ")))"
+        description = "unknown setting '\(setting)'\(NearestName.suggestion(for: setting, among: known, quote: "'")) (known settings: \(known.joined(separator: ", ")))"
     }
 }
 

@@ -371,7 +371,9 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
             if status != nil { throw CallMisuse("template.status is not a Kii setting (seeded Kii users are verified)") }
             let fields = KiiApp.registrationFields
             for property in template where !fields.contains(property.name) {
-                throw CallMisuse("unknown field '\(property.name)' in the template (known: count, start, \(fields.joined(separator: ", ")))")
+                throw CallMisuse(
+                    "unknown field '\(property.name)' in the template\(NearestName.suggestion(for: property.name, among: ["count", "start"] + fields, quote: "'")) (known: count, start, \(fields.joined(separator: ", ")))"
+                )
             }
             try limits.charge(instructions: Int64(count) * 20, users: count, bytesPerUser: HeldBytes.perUser + HeldBytes.of(template))
             return .value(.int(Int64(try app.seedUsers(count: count, template: template, start: start))))

@@ -22,7 +22,7 @@ package enum FaultSpec {
         }
         guard App.Operations(rawValue: operation) != nil || isWildcard(operation, among: App.operations) else {
             throw FaultSpecError(
-                "unknown operation '\(operation)' in fault.op (known: \(known); or a wildcard: \"*\" for every operation, "
+                "unknown operation '\(operation)' in fault.op\(NearestName.suggestion(for: operation, among: App.operations, quote: "'")) (known: \(known); or a wildcard: \"*\" for every operation, "
                     + "\"users.*\" for those under users.)"
             )
         }
@@ -60,7 +60,8 @@ package enum FaultSpec {
         if let reply = value("reply") {
             let kinds = ReplyFault.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
             guard case .string(let text) = reply, let kind = ReplyFault(rawValue: text) else {
-                throw FaultSpecError("fault.reply must be one of \(kinds), got \(reply.kindName == "string" ? "\"\(reply.stringValue!)\"" : reply.kindName)")
+                let nearest = reply.stringValue.map { NearestName.suggestion(for: $0, among: ReplyFault.allCases.map(\.rawValue), quote: "\"") } ?? ""
+                throw FaultSpecError("fault.reply must be one of \(kinds), got \(reply.kindName == "string" ? "\"\(reply.stringValue!)\"" : reply.kindName)\(nearest)")
             }
             fault.replyFault = kind
         }

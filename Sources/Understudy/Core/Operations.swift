@@ -2,6 +2,14 @@
 package enum Flavour: String, Sendable, CaseIterable, Hashable {
     case backendless
     case kii
+
+    /// `Backendless` or `Kii`, for messages.
+    package var displayName: String {
+        switch self {
+        case .backendless: return "Backendless"
+        case .kii: return "Kii"
+        }
+    }
 }
 
 /// One named operation of a flavour, in the contract's words (`users.register`): what `app.faults.inject` names

@@ -67,13 +67,24 @@ package struct Outbox: Sendable {
         /// A link (a Kii password-reset link by SMS).
         package var link: String?
         package var sentAt: Double
+        /// What the code is for, which says which setting bounds its life; nil for a message without a code.
+        package var codePurpose: CodePurpose?
 
-        package init(to: String, body: String, code: String? = nil, link: String? = nil, sentAt: Double) {
+        /// What an SMS code is for.
+        package enum CodePurpose: Sendable, Hashable {
+            /// Verifies a phone number: good for `sms_code_ttl` (Kii).
+            case phoneVerification
+            /// Completes a password reset: good for `sms_reset_pin_ttl` (Kii).
+            case passwordResetPIN
+        }
+
+        package init(to: String, body: String, code: String? = nil, link: String? = nil, sentAt: Double, codePurpose: CodePurpose? = nil) {
             self.to = to
             self.body = body
             self.code = code
             self.link = link
             self.sentAt = sentAt
+            self.codePurpose = codePurpose
         }
     }
 

@@ -122,6 +122,12 @@ package final class ServedWorld {
         return app
     }
 
+    /// Another app of `flavour` served under `appID` than `app`, if there is one: two apps cannot share an id
+    /// (requests would reach only the first), so creating or renaming an app to it is refused.
+    package func app(_ flavour: Flavour, id appID: String, other app: any EmulatedApp) -> (any EmulatedApp)? {
+        apps.first { $0.flavour == flavour && $0.appID == appID && $0 !== app }
+    }
+
     /// The first pair of apps of one flavour that share an app id, if any: such a world serves only the first.
     package var sharedAppID: (flavour: Flavour, appID: String)? {
         var seen = Set<String>()

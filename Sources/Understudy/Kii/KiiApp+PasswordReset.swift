@@ -41,7 +41,7 @@ extension KiiApp {
             let pin = settings.testPhoneNumbers[address] ?? codes.nextDigits(6)
             user.profile.resetPIN = pin
             user.profile.resetPINSentAt = clock.now
-            outbox.send(Outbox.SMS(to: address, body: "Your password reset PIN code is \(pin)", code: pin, sentAt: clock.now))
+            outbox.send(Outbox.SMS(to: address, body: "Your password reset PIN code is \(pin)", code: pin, sentAt: clock.now, codePurpose: .passwordResetPIN))
         }
     }
 

@@ -84,6 +84,19 @@ extension KiiApp {
         let code = settings.testPhoneNumbers[number] ?? codes.nextDigits(6)
         user.phone.code = code
         user.phone.codeSentAt = clock.now
-        outbox.send(Outbox.SMS(to: number, body: "Your verification code is \(code)", code: code, sentAt: clock.now))
+        outbox.send(Outbox.SMS(to: number, body: "Your verification code is \(code)", code: code, sentAt: clock.now, codePurpose: .phoneVerification))
+    }
+}
+
+extension KiiApp {
+    /// The last moment (seconds since the epoch, virtual time) an SMS's code is accepted, under the settings as
+    /// they are now (its lifetime, `sms_code_ttl` or `sms_reset_pin_ttl`, is read when the code is used); nil for
+    /// a message without a code.
+    package func expiry(of sms: Outbox.SMS) -> Double? {
+        switch sms.codePurpose {
+        case .phoneVerification?: return sms.sentAt + settings.smsCodeTTL
+        case .passwordResetPIN?: return sms.sentAt + settings.smsResetPINTTL
+        case nil: return nil
+        }
     }
 }

@@ -62,7 +62,7 @@ package struct KiiError: Error, Sendable, Hashable {
         let advice = settings.count == 1 ? "turn \(names) off" : "turn email_verification or phone_verification off"
         return KiiError(
             status: 400, code: "INVALID_INPUT_DATA",
-            message: "A user without a loginName cannot be registered while \(names) is on: an unverified address cannot log in (give a loginName, or \(advice))"
+            message: "A user without a loginName cannot be registered while \(names) \(settings.count == 1 ? "is" : "are") on: an unverified address cannot log in (give a loginName, or \(advice))"
         )
     }
 

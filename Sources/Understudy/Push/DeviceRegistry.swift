@@ -114,9 +114,7 @@ package struct DeviceRegistry {
         var channelNames: [String] = []
         var seen = Set<String>()
         for name in requested ?? [] where seen.insert(name).inserted {
-            guard Self.isValidChannelName(name) else {
-                throw BackendlessError.invalidChannelName(name)
-            }
+            if let problem = Self.channelNameProblem(name) { throw BackendlessError.invalidChannelName(name, problem) }
             channelNames.append(name)
         }
         if channelNames.isEmpty { channelNames = [Self.defaultChannel] }
@@ -248,16 +246,26 @@ package struct DeviceRegistry {
         }
     }
 
-    static func isValidChannelName(_ name: String) -> Bool {
-        guard !name.isEmpty, name.utf8.count <= maxChannelNameLength else { return false }
-        for byte in name.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                continue
-            default: return false
+    static func isValidChannelName(_ name: String) -> Bool { channelNameProblem(name) == nil }
+
+    /// What is wrong with a channel name (empty, too long, a character outside A-Z a-z 0-9 _ -), or nil.
+    static func channelNameProblem(_ name: String) -> ChannelNameProblem? {
+        if name.isEmpty { return .empty }
+        if name.utf8.count > maxChannelNameLength { return .tooLong(characters: name.unicodeScalars.count, limit: maxChannelNameLength) }
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "A"..."Z", "a"..."z", "0"..."9", "_", "-": continue
+            default: return .invalidCharacter
             }
         }
-        return true
+        return nil
     }
+}
+
+/// Why a channel name is refused with 5044: the real service says "invalid character" for each; the emulator
+/// keeps that text for a bad character and says what is wrong otherwise.
+enum ChannelNameProblem: Equatable {
+    case empty
+    case tooLong(characters: Int, limit: Int)
+    case invalidCharacter
 }

@@ -77,6 +77,17 @@ enum ControlPresentation {
         JSONRecordWriter.json(item, leading: identity(app), trailing: [.init("sent_at", .number(item.sentAt))])
     }
 
+    /// A text message as `outboxItem` shows it, and `"expires_at"`: the last moment its code is accepted under the
+    /// app's settings now (null for a message without a code).
+    static func outboxSMS(_ message: Outbox.SMS, app: any EmulatedApp) -> JSON {
+        var expiry: Double?
+        if case .kii(let kii) = app.flavoured { expiry = kii.expiry(of: message) }
+        return JSONRecordWriter.json(
+            message, leading: identity(app),
+            trailing: [.init("sent_at", .number(message.sentAt)), .init("expires_at", expiry.map(JSON.number) ?? .null)]
+        )
+    }
+
     // MARK: Faults and the journal
 
     /// `{"app","flavour", ...the fault's fields}`.

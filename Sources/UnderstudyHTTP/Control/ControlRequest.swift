@@ -58,7 +58,7 @@ struct ControlRequest {
     func rejectUnknownQuery(known: [String]) throws(ControlRefusal) {
         for name in queryNames where !known.contains(name) {
             let accepted = known.isEmpty ? "this route takes none" : "known: \(known.joined(separator: ", "))"
-            throw .invalid("unknown query parameter '\(name)' (\(accepted))")
+            throw .invalid("unknown query parameter '\(name)'\(NearestName.suggestion(for: name, among: known, quote: "'")) (\(accepted))")
         }
     }
 
@@ -83,7 +83,9 @@ struct ControlRequest {
     /// `understudy.app(name)` reads it). 404 `UNKNOWN_APP` listing the apps otherwise.
     func app(named name: String, field: String = "query parameter app") throws(ControlRefusal) -> any EmulatedApp {
         if let app = stage.world.app(named: name) { return app }
-        throw ControlRefusal(404, "UNKNOWN_APP", "\(field): no app is served under '\(name)' (\(servedApps))")
+        let names = stage.world.apps.map(\.appID) + ["backendless", "kii"]
+        let suggestion = NearestName.suggestion(for: name, among: names, quote: "'")
+        throw ControlRefusal(404, "UNKNOWN_APP", "\(field): no app is served under '\(name)'\(suggestion) (\(servedApps))")
     }
 
     /// `apps: ID (flavour), …`, for messages.
@@ -125,7 +127,9 @@ struct ControlRequest {
         var seen = Set<String>()
         for member in members {
             guard known.contains(member.key) else {
-                throw .invalid("\(name) has an unknown field '\(member.key)' (known fields: \(known.joined(separator: ", ")))")
+                throw .invalid(
+                    "\(name) has an unknown field '\(member.key)'\(NearestName.suggestion(for: member.key, among: known, quote: "'")) (known fields: \(known.joined(separator: ", ")))"
+                )
             }
             guard seen.insert(member.key).inserted else { throw .invalid("\(name) has the field '\(member.key)' twice") }
         }

@@ -30,7 +30,8 @@ extension ControlRoutes {
         guard let snapshot = request.stage.snapshots.named(name) else {
             let names = request.stage.snapshots.all.map(\.name)
             let known = names.isEmpty ? "there are none; POST /_understudy/snapshots {\"name\"} takes one" : "snapshots: " + names.joined(separator: ", ")
-            throw ControlRefusal(404, "SNAPSHOT_NOT_FOUND", "no snapshot is named '\(name)' (\(known))")
+            let nearest = NearestName.suggestion(for: name, among: names, quote: "'")
+            throw ControlRefusal(404, "SNAPSHOT_NOT_FOUND", "no snapshot is named '\(name)'\(nearest) (\(known))")
         }
         return snapshot
     }

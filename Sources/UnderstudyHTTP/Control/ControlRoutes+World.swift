@@ -36,7 +36,8 @@ extension ControlRoutes {
             if let area = request.query("area") {
                 guard let wanted = RouteArea(rawValue: area) else {
                     let known = RouteArea.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw .invalid("query parameter area must be one of \(known), got '\(area)'")
+                    let nearest = NearestName.suggestion(for: area, among: RouteArea.allCases.map(\.rawValue), quote: "'")
+                    throw .invalid("query parameter area must be one of \(known), got '\(area)'\(nearest)")
                 }
                 selected = routes.filter { $0.area == wanted }
             }
@@ -90,7 +91,8 @@ extension ControlRoutes {
         var kinds = outboxKinds
         if let kind = request.query("kind") {
             guard outboxKinds.contains(kind) else {
-                throw .invalid("query parameter kind must be one of \(outboxKinds.joined(separator: ", ")), got '\(kind)'")
+                let nearest = NearestName.suggestion(for: kind, among: outboxKinds, quote: "'")
+                throw .invalid("query parameter kind must be one of \(outboxKinds.joined(separator: ", ")), got '\(kind)'\(nearest)")
             }
             kinds = [kind]
         }
@@ -103,7 +105,7 @@ extension ControlRoutes {
                 emails.append(ControlPresentation.outboxItem(email, app: app))
             }
             for message in app.outbox.sms where to == nil || message.isFor(to!) {
-                sms.append(ControlPresentation.outboxItem(message, app: app))
+                sms.append(ControlPresentation.outboxSMS(message, app: app))
             }
             for push in app.outbox.pushes where to == nil || push.isFor(to!) {
                 pushes.append(ControlPresentation.outboxItem(push, app: app))

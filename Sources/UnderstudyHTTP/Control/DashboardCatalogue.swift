@@ -15,8 +15,25 @@ enum DashboardCatalogue {
         return .object(
             ControlPresentation.identity(app) + [
                 .init("operations", .array(type(of: app).operations.map(JSON.string))), .init("codes", .array(codes)),
+                .init("arguments", arguments(of: app.flavour)),
                 .init("user_actions", .array(DashboardUserActions.names(for: app).map(JSON.string))),
             ]
+        )
+    }
+
+    /// `{"users.login": ["identity_value", "password"], …}`: the names a fault's condition can read per operation
+    /// (its `args`), the fields of a table first argument included; `email` for a registration's properties.
+    static func arguments(of flavour: Flavour) -> JSON {
+        .object(
+            ErrorCatalogue.declarations(of: flavour).map { declaration in
+                var names = declaration.argumentNames
+                switch declaration.arguments.first?.type {
+                case .table(_, let fields)?: names += fields.map(\.name).filter { !names.contains($0) }
+                case .properties?: if !names.contains("email") { names.append("email") }
+                default: break
+                }
+                return JSON.Member(declaration.name, .array(names.map(JSON.string)))
+            }
         )
     }
 }

@@ -34,8 +34,30 @@ function sdkInit(app) {
 /** The settings whose values form a fixed set, with each value's label (the contract's spelling). */
 const fixedChoices = {
   password_recovery: [["link", "link"], ["temporary", "temporary"], [false, "false (off)"]],
-  multiple_logins: [["allow", "allow"], ["deny", "deny"]],
 };
+
+/** multiple_logins: "allow", "deny", or a number of sessions per user (the oldest is ended past it). */
+function multipleLoginsControl(app, value, send) {
+  const id = `setting-${app.app_id}-multiple_logins`;
+  const countID = `${id}-sessions`;
+  const isCount = typeof value === "number";
+  const count = h("input", { id: countID, type: "number", min: "1", step: "1", value: isCount ? String(value) : "2",
+    "data-key": countID, disabled: !isCount,
+    onchange: (event) => { const n = Number.parseInt(event.target.value, 10); if (n >= 1) send(n); } });
+  const select = h("select", { id, "data-key": id, onchange: (event) => {
+      if (event.target.value === "number") {
+        count.disabled = false;
+        send(Number.parseInt(count.value, 10) || 2);
+      } else {
+        send(event.target.value);
+      }
+    } },
+    h("option", { value: "allow", selected: value === "allow" }, "allow"),
+    h("option", { value: "deny", selected: value === "deny" }, "deny"),
+    h("option", { value: "number", selected: isCount }, "a number of sessions"));
+  return h("div", { class: "setting" }, h("label", { for: id }, "multiple_logins"), select,
+    h("label", { for: countID }, "Sessions per user"), count);
+}
 
 function settingControl(app, name, value) {
   const id = `setting-${app.app_id}-${name}`;
@@ -49,6 +71,7 @@ function settingControl(app, name, value) {
     await refreshAll();
   };
   let input;
+  if (name === "multiple_logins" && app.flavour !== "kii") return multipleLoginsControl(app, value, send);
   if (typeof value === "boolean" && !fixedChoices[name]) {
     input = h("input", { id, type: "checkbox", role: "switch", checked: value, "data-key": id,
       onchange: (event) => send(event.target.checked) });

@@ -1,5 +1,6 @@
 // Faults: the "Inject fault" form (operation and code from the flavour's catalogue, plus times, probability,
-// delay and drop) and the active faults with their hits and a remove button each.
+// delay and drop, and a condition aiming it at one identity or other argument value) and the active faults with
+// their hits and a remove button each.
 
 import { control } from "./api.js";
 import { h, replace, table, options, announce } from "./dom.js";
@@ -9,7 +10,39 @@ let formApp = null;
 let formBuilt = "";
 let shown = "";
 
+// What the conditions this page set test, by "app/id" (the server lists only that a fault has one): kept for the
+// tab's life, so the list can say "identity_value is bond@mi6.co.uk".
+const conditionsKey = "understudy-fault-conditions";
+const conditions = new Map(JSON.parse(sessionStorage.getItem(conditionsKey) || "[]"));
+function rememberCondition(app, id, text) {
+  conditions.set(`${app}/${id}`, text);
+  sessionStorage.setItem(conditionsKey, JSON.stringify([...conditions]));
+}
+
 export function setup(shared, refresh) { refreshAll = refresh; }
+
+/** A Lua string literal holding `text` exactly. */
+function luaString(text) {
+  return '"' + String(text).replace(/[\\"\u0000-\u001f\u007f]/g, (c) => {
+    if (c === "\\") return "\\\\";
+    if (c === '"') return '\\"';
+    return "\\" + String(c.charCodeAt(0)).padStart(3, "0");
+  }) + '"';
+}
+
+/** The Lua chunk that injects `body` with a condition: the call's argument `name` reads as `value`. */
+function conditionalChunk(body, name, value) {
+  const fields = Object.entries(body).filter(([key]) => key !== "app").map(([key, field]) =>
+    `${key} = ${typeof field === "string" ? luaString(field) : String(field)}`);
+  fields.push(`when = function(args) return tostring(args[${luaString(name)}]) == ${luaString(value)} end`);
+  return `local fault = understudy.app(${luaString(body.app)}).faults.inject{ ${fields.join(", ")} }\nreturn fault.id\n`;
+}
+
+/** The argument select's options for an operation: every call, or one argument's value. */
+function argumentOptions(entry, op) {
+  const names = (entry.arguments && entry.arguments[op]) || [];
+  return [h("option", { value: "" }, "every call")].concat(names.map((name) => h("option", { value: name }, name)));
+}
 
 function catalogueOf(shared, appID) {
   return shared.catalogue.apps.find((entry) => entry.app_id === appID) || shared.catalogue.apps[0];
@@ -26,8 +59,16 @@ function buildForm(shared) {
     field("fault-app", "App", h("select", { id: "fault-app", name: "app", "data-key": "fault-app",
       onchange: (event) => { formApp = event.target.value; formBuilt = ""; renderForm(shared); } },
       options(apps.map((a) => [a.app_id, `${a.app_id} (${a.flavour})`]), formApp)), true),
-    field("fault-op", "Operation", h("select", { id: "fault-op", name: "op", required: true },
+    field("fault-op", "Operation", h("select", { id: "fault-op", name: "op", required: true,
+      onchange: (event) => replace(document.getElementById("fault-argument"), argumentOptions(entry, event.target.value)) },
       options(entry.operations.map((op) => [op, op]))), true),
+    field("fault-argument", "Only when argument", h("select", { id: "fault-argument", name: "argument",
+      "aria-describedby": "fault-argument-hint" }, argumentOptions(entry, entry.operations[0]))),
+    field("fault-argument-value", "Argument value", h("input", { id: "fault-argument-value", name: "argumentValue", type: "text",
+      placeholder: "bond@mi6.co.uk", "aria-describedby": "fault-argument-hint" })),
+    h("p", { id: "fault-argument-hint", class: "hint wide" },
+      "Aim the fault at one identity: it fails only calls whose argument (identity_value for a Backendless login, "
+      + "username or email for Kii) reads as this text."),
     codeField(entry),
     field("fault-message", "Message", h("input", { id: "fault-message", name: "message", type: "text", placeholder: "the catalogue's message" })),
     field("fault-status", "HTTP status", h("input", { id: "fault-status", name: "status", type: "number", min: "100", max: "599" })),
@@ -71,10 +112,20 @@ async function submit(event) {
   if (elements.probability.value !== "") body.probability = Number(elements.probability.value);
   if (elements.drop.checked) body.drop = true;
   const error = document.getElementById("fault-error");
+  const argument = elements.argument.value;
   try {
-    const fault = await control("POST", "/faults", { body });
+    if (argument) {
+      // A condition is a Lua predicate: the fault goes in through POST /_understudy/lua.
+      const value = elements.argumentValue.value;
+      const reply = await control("POST", "/lua", { query: { name: "dashboard fault" }, body: conditionalChunk(body, argument, value) });
+      const id = reply.results[0];
+      rememberCondition(body.app, id, `${argument} is ${value}`);
+      announce(`Fault ${id} injected on ${body.app}: ${body.op}, only when ${argument} is ${value}`);
+    } else {
+      const fault = await control("POST", "/faults", { body });
+      announce(`Fault ${fault.id} injected on ${fault.app}: ${fault.op}`);
+    }
     error.textContent = "";
-    announce(`Fault ${fault.id} injected on ${fault.app}: ${fault.op}`);
   } catch (failure) {
     error.textContent = failure.message;
   }
@@ -133,9 +184,10 @@ export async function refresh(shared) {
   shown = signature;
   const effects = nextEffects(reply.faults);
   replace(document.getElementById("fault-list"),
-    table("Active faults", ["App", "Id", "Operation", "Code", "Status", "Hits", "Remaining", "Probability", "Delay (ms)", "Drop", "Next call", ""],
+    table("Active faults", ["App", "Id", "Operation", "Only when", "Code", "Status", "Hits", "Remaining", "Probability", "Delay (ms)", "Drop", "Next call", ""],
       reply.faults.map((fault, index) => h("tr", {},
         h("td", {}, fault.app), h("td", {}, String(fault.id)), h("td", {}, fault.op),
+        h("td", {}, fault.conditional ? (conditions.get(`${fault.app}/${fault.id}`) || "a Lua condition") : "every call"),
         h("td", {}, fault.code === null ? "" : String(fault.code)), h("td", {}, fault.status === null ? "" : String(fault.status)),
         h("td", {}, String(fault.hits)), h("td", {}, fault.remaining === null ? "unlimited" : String(fault.remaining)),
         h("td", {}, String(fault.probability)), h("td", {}, String(fault.delay_ms)), h("td", {}, fault.drop ? "yes" : "no"),

@@ -22,12 +22,21 @@ export function setup(shared, refresh) {
   });
 }
 
-export async function refresh() {
+/** When the message's code stops being accepted (under the app's settings now), and whether it has. */
+function expiry(message, now) {
+  if (message.expires_at === null || message.expires_at === undefined) return "";
+  const over = typeof now === "number" && now > message.expires_at;
+  return h("span", { class: over ? "expired" : "" }, virtualTime(message.expires_at), over ? " (expired)" : "");
+}
+
+export async function refresh(shared) {
   // The server filters (GET /_understudy/outbox?to=), so the dashboard, Lua's app.outbox.*(to) and the control
   // API agree on what "sent to" means.
   const filter = document.getElementById("outbox-filter").value.trim();
   const outbox = await control("GET", filter ? `/outbox?to=${encodeURIComponent(filter)}` : "/outbox");
-  const signature = JSON.stringify([outbox, filter]);
+  // The apps' clocks, to tell an expired code (an SMS is Kii's: its app's clock).
+  const clocks = Object.fromEntries(((shared && shared.summary && shared.summary.apps) || []).map((app) => [app.app_id, app.now]));
+  const signature = JSON.stringify([outbox, filter, clocks]);
   if (signature === shown) return;
   shown = signature;
   const emails = outbox.emails.slice().reverse();
@@ -42,7 +51,7 @@ export async function refresh() {
       h("td", {}, email.kind),
       h("td", {}, email.code ? [h("code", { class: "code" }, email.code), " ", copyButton(email.code, `code ${email.code}`)] : ""),
       h("td", { class: "wrap" }, email.link ? safeLink(email.link) : (email.password ? `password: ${email.password}` : ""))))),
-    table("Text messages", ["Sent", "App", "To", "Code", "Message"], sms.map((message) => h("tr", {},
+    table("Text messages", ["Sent", "App", "To", "Code", "Code expires", "Message"], sms.map((message) => h("tr", {},
       h("td", {}, virtualTime(message.sent_at)),
       h("td", {}, message.app_id),
       h("td", {}, message.to),
@@ -50,6 +59,7 @@ export async function refresh() {
         ? [h("code", { class: "sms-code", "aria-label": `SMS code ${message.code}` }, message.code), " ",
            copyButton(message.code, `SMS code ${message.code}`)]
         : ""),
+      h("td", {}, expiry(message, clocks[message.app_id])),
       h("td", { class: "wrap" }, message.body, message.link ? [" ", safeLink(message.link)] : null)))),
     table("Pushes", ["Sent", "App", "To", "Channel", "Message"], pushes.map((push) => h("tr", {},
       h("td", {}, virtualTime(push.sent_at)),

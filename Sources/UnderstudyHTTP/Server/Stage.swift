@@ -229,12 +229,3 @@ package final class Stage {
     package var apps: [any EmulatedApp] { world.apps }
 }
 
-extension Flavour {
-    /// `Backendless` or `Kii`, for messages.
-    package var displayName: String {
-        switch self {
-        case .backendless: return "Backendless"
-        case .kii: return "Kii"
-        }
-    }
-}

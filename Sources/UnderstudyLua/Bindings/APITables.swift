@@ -1,5 +1,6 @@
 internal import CLua
 internal import CLuaShim
+internal import Understudy
 
 /// The tables of calls scenarios reach (`understudy`, `app`, `app.users`, `expect`, ...) answer for themselves: reading
 /// a name they do not have raises a message that names the ones they have and the nearest match ("did you mean

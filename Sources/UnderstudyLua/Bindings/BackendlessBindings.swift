@@ -9,6 +9,7 @@ enum BackendlessBindings {
             let host = call.host
             let app = BackendlessApp(seed: host.nextAppSeed())
             try SharedBindings.apply(call, settingsAt: 1, to: app, function: "understudy.backendless")
+            try SharedBindings.refuseSharedAppID(call, app, id: app.appID, function: "understudy.backendless")
             let handle = host.adopt(app)
             pushApp(call.L, handle: handle)
             return 1

@@ -118,6 +118,7 @@ extension ScenarioHost {
         lua_rawgeti(L, us_registryindex(), lua_Integer(reference))
         us_info_of(L).pointee.relaxed += 1
         Self.push(L, arguments)
+        Self.makeStrict(L, lua_gettop(L), arguments, operation: operation)
         us_info_of(L).pointee.relaxed -= 1
         let status = us_pcall_from_swift(L, 1, 1)
         if status != LUA_OK {
@@ -137,6 +138,52 @@ extension ScenarioHost {
         let matches = lua_toboolean(L, -1) != 0
         us_pop(L, 1)
         return matches
+    }
+
+    /// Makes reading a name the operation does not declare (`args.identity` for `users.login`, whose argument is
+    /// `identity_value`) raise an error naming the declared ones, instead of giving nil (a predicate that then
+    /// never matches, silently). A table first argument's fields (a registration's properties, which any name
+    /// may be) stay open: an absent one reads as nil. One metatable per operation, kept in the registry.
+    static func makeStrict(_ L: OpaquePointer, _ table: Int32, _ arguments: FaultArguments, operation: String) {
+        guard !arguments.spreadsFirstTable else { return }
+        if luaL_newmetatable(L, argumentsPrefix + operation) != 0 {
+            let metatable = lua_gettop(L)
+            LuaValues.push(L, arguments.names.joined(separator: ","))
+            LuaValues.setField(L, metatable, "__arguments")
+            us_push_swift_function(L, unknownArgument, 0)
+            LuaValues.setField(L, metatable, "__index")
+        }
+        lua_setmetatable(L, table)
+    }
+
+    /// What the strict argument tables' metatables are named: this, then the operation (`users.login`).
+    static let argumentsPrefix = "understudy args "
+
+    /// `__index` of a predicate's arguments: a string key the operation does not declare raises; other keys
+    /// (`args[3]` past the last argument) read as nil.
+    static let unknownArgument: us_swift_fn = { L in
+        guard let L else { return US_RAISE }
+        guard lua_type(L, 2) == LUA_TSTRING, let key = LuaValues.string(L, at: 2), lua_getmetatable(L, 1) != 0 else {
+            lua_pushnil(L)
+            return 1
+        }
+        var operation = "this operation", names: [String] = []
+        if us_rawgetfield(L, -1, "__name", 6) == LUA_TSTRING, let name = LuaValues.string(L, at: -1), name.hasPrefix(argumentsPrefix) {
+            operation = String(name.dropFirst(argumentsPrefix.count))
+        }
+        us_pop(L, 1)
+        if us_rawgetfield(L, -1, "__arguments", 11) == LUA_TSTRING, let list = LuaValues.string(L, at: -1) {
+            names = list.split(separator: ",").map(String.init)
+        }
+        us_pop(L, 2)
+        if names.contains(key) {
+            // A declared argument the call left out (an absent optional one).
+            lua_pushnil(L)
+            return 1
+        }
+        let declared = names.isEmpty ? "it has none" : "its arguments are " + names.joined(separator: ", ")
+        LuaValues.push(L, "args.\(key) is not an argument of \(operation)\(NearestName.to(key, among: names).map { " (did you mean args.\($0)?)" } ?? ""): \(declared)")
+        return US_RAISE
     }
 
     /// `{ arg1, arg2, ..., name1 = arg1, ... }`, plus the fields of a table first argument.

@@ -9,6 +9,7 @@ enum KiiBindings {
             let host = call.host
             let app = KiiApp(seed: host.nextAppSeed())
             try SharedBindings.apply(call, settingsAt: 1, to: app, function: "understudy.kii")
+            try SharedBindings.refuseSharedAppID(call, app, id: app.appID, function: "understudy.kii")
             let handle = host.adopt(app)
             pushApp(call.L, handle: handle)
             return 1

@@ -20,6 +20,18 @@ enum SharedBindings {
         LuaValues.setField(L, table, "settings")
     }
 
+    /// Under `serve`, refuses to give `app` an app id another app of its flavour is served under (a chunk or a
+    /// posted scenario that creates `understudy.kii{}` again, or sets `app_id` to a served one), as the server
+    /// refuses it at start: requests would reach only the first.
+    static func refuseSharedAppID(_ call: LuaCall, _ app: any EmulatedApp, id: String, function: String) throws(LuaMisuse) {
+        guard let world = call.host.world, world.app(app.flavour, id: id, other: app) != nil else { return }
+        throw LuaMisuse(
+            "\(function): a \(app.flavour.displayName) app is served under the app_id '\(id)' already, and two apps "
+                + "cannot share one (requests would reach only the first): give this one another app_id, or reach the "
+                + "served one with understudy.app(\"\(id)\")"
+        )
+    }
+
     /// Applies the settings table at `index` (as given to `understudy.backendless{...}`), sorted by name.
     static func apply(_ call: LuaCall, settingsAt index: Int32, to app: any EmulatedApp, function: String) throws(LuaMisuse) {
         guard !call.isNil(index) else { return }
@@ -76,6 +88,7 @@ enum SharedBindings {
                 case .success(let found): value = found
                 case .failure(let error): throw LuaMisuse("setting '\(name)' cannot be \(error.found)")
                 }
+                if name == "app_id", case .string(let id) = value { try refuseSharedAppID(call, app, id: id, function: "app.settings.app_id") }
                 do throws(SettingError) { try app.changeSetting(name, to: value) } catch { throw LuaMisuse(error.description) }
                 return 0
             }

@@ -62,7 +62,12 @@ package struct CodesGate: Sendable {
                 )
             }
             for requirement in required where !requirement.met {
-                lines.append("required code \(requirement.code) was never met" + (requirement.flavour == nil ? " (no flavour has this code)" : ""))
+                var unknown = ""
+                if requirement.flavour == nil {
+                    let nearest = NearestName.to(requirement.code, among: ErrorCatalogue.all.map(\.code))
+                    unknown = " (no flavour has this code" + (nearest.map { "; did you mean \($0)?" } ?? "") + ")"
+                }
+                lines.append("required code \(requirement.code) was never met" + unknown)
             }
             return lines
         }

@@ -35,7 +35,9 @@ package struct JUnitReporter: Sendable {
             }
             xml += "  <testsuite name=\(Self.attribute(file)) tests=\"\(events.count)\" failures=\"\(failures)\" "
             xml += "errors=\"0\" skipped=\"\(skipped)\" time=\(Self.attribute(Self.seconds(time)))>\n"
-            xml += "    <properties><property name=\"seed\" value=\"\(result.seed)\"/></properties>\n"
+            // The seed once per report (in the first suite): readers such as xunitparser gather the properties of
+            // every suite into one table and refuse a name seen twice.
+            if file == files.first { xml += "    <properties><property name=\"seed\" value=\"\(result.seed)\"/></properties>\n" }
             let className = Self.className(file)
             for event in events {
                 switch event {

@@ -33,13 +33,22 @@ scenario("a channel name with a character outside A-Z a-z 0-9 _ - is refused wit
   local app = understudy.backendless()
   for _, name in ipairs{ "ads!", "ads news", "ads.news", "ads/news", "ads:news", "café" } do
     print("channel name: " .. name)
-    expect.error(5044, app.devices.register(device{ channels = { name } }))
+    local err = expect.error(5044, app.devices.register(device{ channels = { name } }))
+    expect.contains(err.message, "Channel name contains invalid character")
   end
 end)
 
-scenario("a channel name of 101 characters is refused with 5044", function()
+scenario("a channel name of 101 characters is refused with 5044, whose message says it is too long", function()
   local app = understudy.backendless()
-  expect.error(5044, app.devices.register(device{ channels = { string.rep("c", 101) } }))
+  local err = expect.error(5044, app.devices.register(device{ channels = { string.rep("c", 101) } }))
+  expect.contains(err.message, "Channel name is too long: 101 characters, at most 100 allowed")
+  expect.equal(err.message:find("invalid character", 1, true), nil, "'invalid character' in " .. err.message)
+end)
+
+scenario("an empty channel name is refused with 5044, whose message says it is empty", function()
+  local app = understudy.backendless()
+  local err = expect.error(5044, app.devices.register(device{ channels = { "" } }))
+  expect.equal(err.message, "Channel name is empty")
 end)
 
 scenario("a channel name of exactly 100 characters is accepted", function()
