@@ -59,14 +59,15 @@ package enum WorldArchive {
 /// either exported or named here as left out, never forgotten.
 package enum ArchivedProperties {
     /// Per class: the stored properties the archive writes (or rebuilds from what it writes), and those it leaves
-    /// out (see docs/decisions.md, "Export and import").
+    /// out (see docs/decisions.md, "Export and import"). `consoleBytes` and `admitsGrowth` are the memory account's
+    /// (a running total and the world's check, set when the app joins), not the world's state.
     package static let byType: [String: (kept: Set<String>, leftOut: Set<String>)] = [
         "BackendlessApp": (
             [
                 "settings", "clock", "random", "users", "registrationOrder", "identityIndex", "confirmationTokens", "guestCount",
                 "userBytes", "heldColumns", "roles", "emailTemplates", "oauth", "devices", "schedule", "pushTemplates", "messageIDs",
             ],
-            ["outbox", "faults", "linkBase", "capacity", "sessions", "recoveryLinks"]
+            ["outbox", "faults", "linkBase", "capacity", "sessions", "recoveryLinks", "consoleBytes", "admitsGrowth"]
         ),
         "StoredUser": (
             ["objectID", "properties", "password", "status", "created", "updated", "lastLogin", "failedLogins", "lockedUntil", "socialAccount", "isDeleted"],
@@ -78,7 +79,7 @@ package enum ArchivedProperties {
                 "users", "userBytes", "registrationOrder", "loginNames", "emails", "phones", "mqttSecrets", "groupStore",
                 "groupSecrets", "socialStore", "mqttEndpoints",
             ],
-            ["outbox", "faults", "linkBase", "capacity", "adminTokens", "sessions", "phoneCache", "mqttBroker", "mqttDeliveries"]
+            ["outbox", "faults", "linkBase", "capacity", "adminTokens", "sessions", "phoneCache", "mqttBroker", "mqttDeliveries", "consoleBytes", "admitsGrowth"]
         ),
         "KiiStoredUser": (["id", "userID", "loginName", "password", "created", "country", "extras", "email", "phone"], []),
         "KiiProfile": (

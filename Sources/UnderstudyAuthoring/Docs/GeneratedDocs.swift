@@ -136,7 +136,9 @@ package enum GeneratedDocs {
             let owner = call.isModuleCall ? "understudy" : "app"
             let flavours = call.isModuleCall ? "—" : call.flavours.map(flavourName).joined(separator: ", ")
             let signature = declaration.luaSignature.map { "`\(owner).\($0)`" } ?? "—"
-            rows.append(["`\(call.rawValue)`", flavours, signature, "`\(declaration.result.lua)`"])
+            // A `|` in a cell (a union type) would end it in a Markdown table, code span or not.
+            let cell = { (text: String) in text.split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|") }
+            rows.append(["`\(call.rawValue)`", flavours, cell(signature), cell("`\(declaration.result.lua)`")])
         }
         return table(generated: ["call", "flavours", "Lua call", "returns"], kept: [], rows: rows, current: "")
     }
