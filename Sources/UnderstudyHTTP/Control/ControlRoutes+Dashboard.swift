@@ -23,6 +23,7 @@ extension ControlRoutes {
         (.get, "/devices", "Device registrations with their channels and expiry, scheduled messages and push templates (?app=)", devices),
         (.post, "/messages/{app}/{messageId}/cancel", "Cancel a scheduled Backendless message (the console's cancel: no fault applies)", cancelMessage),
         (.get, "/oauth", "OAuth provider accounts and the users they registered (?app=)", oauthAccounts),
+        (.get, "/kii", "Kii topic ACLs, groups, social accounts and connected MQTT clients (?app=)", kiiState),
         (.get, "/journal/tail", "Journal entries after a sequence number, with reply bodies and durations (?after=, ?limit=)", journalTail),
     ]
 

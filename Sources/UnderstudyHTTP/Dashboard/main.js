@@ -13,12 +13,13 @@ import * as users from "./users.js";
 import * as outbox from "./outbox.js";
 import * as devices from "./devices.js";
 import * as oauth from "./oauth.js";
+import * as kii from "./kii.js";
 import * as faults from "./faults.js";
 import * as journal from "./journal.js";
 import * as lua from "./lua.js";
 import * as coverage from "./coverage.js";
 
-const views = [apps, users, outbox, devices, oauth, faults, coverage];
+const views = [apps, users, outbox, devices, oauth, kii, faults, coverage];
 const shared = { index: null, catalogue: null, summary: null };
 let lastSignature = "";
 let lastFull = 0;
@@ -96,6 +97,6 @@ function askForToken() {
 
 whenTokenNeeded(askForToken);
 
-for (const view of [apps, users, outbox, devices, oauth, faults, journal, lua, coverage]) view.setup(shared, refreshAll);
+for (const view of [apps, users, outbox, devices, oauth, kii, faults, journal, lua, coverage]) view.setup(shared, refreshAll);
 tick();
 setInterval(tick, 1000);
