@@ -11,7 +11,7 @@ let swiftSettings: [SwiftSetting] = [
 /// The dashboard's files (Sources/UnderstudyHTTP/Dashboard), each served by DashboardAssets.swift.
 let dashboardFiles = [
     "index.html", "dashboard.css", "main.js", "api.js", "dom.js", "apps.js", "users.js", "outbox.js", "devices.js",
-    "faults.js", "journal.js", "lua.js", "oauth.js", "coverage.js", "roles.js", "world.js", "record.js",
+    "faults.js", "journal.js", "lua.js", "oauth.js", "kii.js", "coverage.js", "roles.js", "world.js", "record.js",
 ]
 
 /// The authoring tools' text (Sources/UnderstudyAuthoring/Resources): the LuaLS types and `.luarc.json`, the starter

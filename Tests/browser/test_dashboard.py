@@ -1,14 +1,17 @@
 """The dashboard at /_understudy/ui/, driven in Chromium the way a person (or a screen reader) finds things: by
 role and accessible name. Apps act through the REST routes; everything else happens in the page."""
 
+import json
 import re
+import socket
+import urllib.request
 import time
 
 from playwright.sync_api import expect
 
 from conftest import BACKENDLESS, KII, KII_AUTH, call, open_page, shot
 
-VIEWS = ["Apps", "Users", "Outbox", "Devices", "OAuth", "Roles", "Faults", "Journal", "Coverage", "Lua", "Record"]
+VIEWS = ["Apps", "Users", "Outbox", "Devices", "OAuth", "Roles", "Kii", "Faults", "Journal", "Coverage", "Lua", "Record"]
 
 
 def app_card(page, app_id):
@@ -478,3 +481,40 @@ def test_the_record_view_shows_the_session_as_a_scenario_and_offers_it_for_downl
     assert 'scenario("rita signs up"' in saved and "s3cret-pw" not in saved
     expect(section.get_by_role("button", name="Copy the recorded scenario")).to_be_visible()
     shot(section, "record")
+def test_kii_acls_groups_social_accounts_and_mqtt_connections_show(dashboard):
+    chunk = ('local app = understudy.app("understudy-kii-app")\n'
+             'local alice = assert(app.users.register{ username = "alice", password = "123ABC" })\n'
+             'assert(app.topics.create("news"))\n'
+             'assert(app.topics.grant("news", "SEND_MESSAGE_TO_TOPIC", "UserID:" .. alice.userID))\n'
+             'app.groups.create{ name = "crew", owner = alice.userID }\n'
+             'app.social.account{ provider = "google", token = "g-1", profile = { id = "g-7" } }\n'
+             'local id = app.installations.register{ user = alice.userID, type = "MQTT" }.installationID\n'
+             'local e = app.installations.mqtt_endpoint(id)\n'
+             'return alice.userID, e.username, e.password, e.mqttTopic, e.portTCP')
+    request = urllib.request.Request(BASE + "/_understudy/lua", data=chunk.encode(), method="POST",
+                                     headers={"Content-Type": "text/plain"})
+    with urllib.request.urlopen(request) as reply:
+        user_id, username, password, topic, port = json.loads(reply.read())["results"]
+
+    acls = dashboard.get_by_role("table", name="Topic ACLs")
+    news = acls.get_by_role("row").filter(has_text="news")
+    expect(news).to_contain_text("UserID:ANY_AUTHENTICATED_USER")
+    expect(news).to_contain_text(f"UserID:{user_id}")
+    expect(dashboard.get_by_role("table", name="Groups").get_by_role("row").filter(has_text="crew")).to_contain_text(user_id)
+    social = dashboard.get_by_role("table", name="Social accounts").get_by_role("row").filter(has_text="g-1")
+    expect(social).to_contain_text("not linked")
+    status, login = call("POST", KII + "/integration/google", {"accessToken": "g-1"}, headers={"Authorization": KII_AUTH})
+    assert status == 200 and login["new_user_created"]
+    expect(social).to_contain_text(login["id"])
+
+    # An MQTT client connects with the endpoint's credentials (a hand-made CONNECT over TCP): it is listed.
+    def field(text):
+        return len(text).to_bytes(2, "big") + text.encode()
+    body = field("MQTT") + bytes([4, 0xC2, 0, 60]) + field(topic) + field(username) + field(password)
+    with socket.create_connection(("127.0.0.1", port)) as client:
+        client.sendall(bytes([0x10, len(body)]) + body)
+        assert client.recv(4) == bytes([0x20, 2, 0, 0])
+        mqtt = dashboard.get_by_role("table", name="MQTT connections")
+        expect(mqtt.get_by_role("row").filter(has_text=topic)).to_contain_text("understudy-kii-app")
+        shot(dashboard.locator("section#kii"), "kii")
+    expect(mqtt.get_by_role("row").filter(has_text=topic)).to_have_count(0)

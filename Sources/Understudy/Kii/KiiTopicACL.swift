@@ -202,3 +202,23 @@ extension KiiApp {
     /// Every group, in creation order (the dashboard, the control API).
     package var allGroups: [KiiGroup] { groupStore.groups }
 }
+
+/// What the dashboard and the control API list of contract v4's Kii state.
+extension KiiApp {
+    /// Every topic with its ACL: app-scope topics (`owner` nil) first, then by owner, each by topic id.
+    package var allTopicACLs: [(topicID: String, owner: String?, acl: KiiTopicACL)] {
+        let before = { (a: String, b: String) in a.utf8.lexicographicallyPrecedes(b.utf8) }
+        return topicStore.topics.keys.sorted { $0.owner == $1.owner ? before($0.topicID, $1.topicID) : before($0.owner, $1.owner) }.map { key in
+            let acl = topicStore.acls[key] ?? [:]
+            let sorted = { (subjects: Set<String>?) in (subjects ?? []).sorted(by: before) }
+            return (key.topicID, key.owner.isEmpty ? nil : key.owner, KiiTopicACL(subscribe: sorted(acl[.subscribe]), send: sorted(acl[.send])))
+        }
+    }
+
+    /// Every provider account defined, by provider then token, with the userID it is linked to (nil: none yet).
+    package var allSocialAccounts: [(account: KiiSocialAccount, user: String?)] {
+        socialStore.accounts.values.sorted { ($0.provider.rawValue, $0.token) < ($1.provider.rawValue, $1.token) }.map { account in
+            (account, socialStore.owners[KiiSocialStore.key(account.provider, account.id)])
+        }
+    }
+}

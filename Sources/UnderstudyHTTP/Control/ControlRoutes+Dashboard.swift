@@ -24,6 +24,7 @@ extension ControlRoutes {
         (.post, "/messages/{app}/{messageId}/cancel", "Cancel a scheduled Backendless message (the console's cancel: no fault applies)", cancelMessage),
         (.get, "/oauth", "OAuth provider accounts and the users they registered (?app=)", oauthAccounts),
         (.get, "/roles", "Backendless custom roles with the users holding them, and email templates (?app=)", rolesAndTemplates),
+        (.get, "/kii", "Kii topic ACLs, groups, social accounts and connected MQTT clients (?app=)", kiiState),
         (.get, "/journal/tail", "Journal entries after a sequence number, with reply bodies and durations (?after=, ?limit=)", journalTail),
     ]
 

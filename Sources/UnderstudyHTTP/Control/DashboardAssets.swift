@@ -22,6 +22,7 @@ enum DashboardAssets {
         "journal.js": (PackageResources.journal_js, javaScript),
         "lua.js": (PackageResources.lua_js, javaScript),
         "oauth.js": (PackageResources.oauth_js, javaScript),
+        "kii.js": (PackageResources.kii_js, javaScript),
         "coverage.js": (PackageResources.coverage_js, javaScript),
         "roles.js": (PackageResources.roles_js, javaScript),
         "world.js": (PackageResources.world_js, javaScript),

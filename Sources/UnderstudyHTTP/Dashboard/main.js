@@ -13,6 +13,7 @@ import * as users from "./users.js";
 import * as outbox from "./outbox.js";
 import * as devices from "./devices.js";
 import * as oauth from "./oauth.js";
+import * as kii from "./kii.js";
 import * as faults from "./faults.js";
 import * as journal from "./journal.js";
 import * as lua from "./lua.js";
@@ -21,7 +22,7 @@ import * as roles from "./roles.js";
 import * as world from "./world.js";
 import * as record from "./record.js";
 
-const views = [apps, users, outbox, devices, oauth, roles, faults, coverage, world, record];
+const views = [apps, users, outbox, devices, oauth, roles, kii, faults, coverage, world, record];
 const shared = { index: null, catalogue: null, summary: null };
 let lastSignature = "";
 let lastFull = 0;
@@ -99,6 +100,6 @@ function askForToken() {
 
 whenTokenNeeded(askForToken);
 
-for (const view of [apps, users, outbox, devices, oauth, roles, faults, journal, lua, coverage, world, record]) view.setup(shared, refreshAll);
+for (const view of [apps, users, outbox, devices, oauth, roles, kii, faults, journal, lua, coverage, world, record]) view.setup(shared, refreshAll);
 tick();
 setInterval(tick, 1000);
