@@ -514,6 +514,8 @@ def test_kii_acls_groups_social_accounts_and_mqtt_connections_show(dashboard):
     with socket.create_connection(("127.0.0.1", port)) as client:
         client.sendall(bytes([0x10, len(body)]) + body)
         assert client.recv(4) == bytes([0x20, 2, 0, 0])
+        # The view is read again: a connection alone does not change what the live refresh watches (see the note).
+        dashboard.reload()
         mqtt = dashboard.get_by_role("table", name="MQTT connections")
         expect(mqtt.get_by_role("row").filter(has_text=topic)).to_contain_text("understudy-kii-app")
         shot(dashboard.locator("section#kii"), "kii")
