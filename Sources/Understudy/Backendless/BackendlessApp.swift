@@ -136,18 +136,9 @@ extension BackendlessApp {
     ) -> Performer {
         Performer(misuse: misuse) { app, arguments, _ in
             guard case .backendless(let app) = app.flavoured else { preconditionFailure("\(operation.name) is a Backendless operation") }
-            guard let capturer = app.faults.capturer else {
+            return try CallCapturer.capturing(app.faults.capturer, operation.name, code: \.recordedCode) { () throws(BackendlessError) -> Outcome in
                 if checkingFaults { try app.checkFaults(operation, arguments.faultValues) }
                 return try method(app, arguments)
-            }
-            do throws(BackendlessError) {
-                if checkingFaults { try app.checkFaults(operation, arguments.faultValues) }
-                let outcome = try method(app, arguments)
-                capturer.finish(operation.name, CapturedResult(outcome))
-                return outcome
-            } catch {
-                capturer.finish(operation.name, .failed(error.recordedCode))
-                throw error
             }
         }
     }

@@ -205,18 +205,9 @@ extension KiiApp {
     ) -> Performer {
         Performer(misuse: misuse) { app, arguments, _ in
             guard case .kii(let app) = app.flavoured else { preconditionFailure("\(operation.name) is a Kii operation") }
-            guard let capturer = app.faults.capturer else {
+            return try CallCapturer.capturing(app.faults.capturer, operation.name, code: \.recordedCode) { () throws(KiiError) -> Outcome in
                 if checkingFaults { try app.checkFaults(operation, arguments.faultValues) }
                 return try method(app, arguments)
-            }
-            do throws(KiiError) {
-                if checkingFaults { try app.checkFaults(operation, arguments.faultValues) }
-                let outcome = try method(app, arguments)
-                capturer.finish(operation.name, CapturedResult(outcome))
-                return outcome
-            } catch {
-                capturer.finish(operation.name, .failed(error.recordedCode))
-                throw error
             }
         }
     }

@@ -242,6 +242,22 @@ package final class CallCapturer {
         call?.result = result
     }
 
+    /// Runs `body` (an operation's fault check and method) and notes how it ended under `operation`, its error as
+    /// `code` names it; without a capturer (not under `serve`) it only runs `body`.
+    static func capturing<Failure: Error>(
+        _ capturer: CallCapturer?, _ operation: String, code: (Failure) -> Value, _ body: () throws(Failure) -> Outcome
+    ) throws(Failure) -> Outcome {
+        guard let capturer else { return try body() }
+        do throws(Failure) {
+            let outcome = try body()
+            capturer.finish(operation, CapturedResult(outcome))
+            return outcome
+        } catch {
+            capturer.finish(operation, .failed(code(error)))
+            throw error
+        }
+    }
+
     /// The call captured since the last `take`, and forgets it.
     package func take() -> CapturedCall? {
         defer { call = nil }
