@@ -105,7 +105,9 @@ struct SourceShapeTests {
                     {
                         name = trimmed.split(separator: ":").first?.split(separator: " ").last
                     } else if trimmed.hasSuffix("-> RouteHandler {"), let open = trimmed.firstIndex(of: "(") {
-                        name = trimmed[..<open].split(separator: " ").last
+                        // `func handler<Op: Operation>(...)` is `handler`.
+                        let signature = trimmed[..<open]
+                        name = signature[..<(signature.firstIndex(of: "<") ?? signature.endIndex)].split(separator: " ").last
                     }
                     guard let name else { continue }
                     let key = "\(url.lastPathComponent) \(name)"
