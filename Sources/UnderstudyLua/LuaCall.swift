@@ -209,30 +209,58 @@ struct LuaCall {
         var values: [String: Value] = [:]
         for field in fields {
             let path = "\(name).\(field.name)"
-            if field.misuse.luaTypeNames {
-                let type = LuaValues.getField(L, lua_absindex(L, index), field.name)
-                us_pop(L, 1)
-                if type > LUA_TNIL, type != LUA_TSTRING {
-                    throw LuaMisuse("\(path) must be a string, got \(LuaValues.typeName(L, type))")
-                }
-            }
-            guard let value = try self.field(index, named: field.name, value: path) else {
+            let read = field.misuse.luaTypeNames ? try luaTypedField(index, field, path) : try self.field(index, named: field.name, value: path)
+            guard let value = read else {
                 if field.optional { continue }
                 throw LuaMisuse(field.missingFieldMessage(in: name))
             }
-            if case .oneOf = field.type, field.misuse.domainChecksChoices, case .string = value {
-                values[field.name] = value
-                continue
-            }
-            try check(value, as: field.type, path)
             values[field.name] = value
+            if case .oneOf = field.type, field.misuse.domainChecksChoices, case .string = value { continue }
+            if field.misuse.luaTypeNames, [ArgumentType.string, .strings, .properties].contains(field.type) { continue }  // read as their type
+            try check(value, as: field.type, path, expected: field.misuse.expected)
         }
         return values
     }
 
-    /// Checks a field's value against its declared type.
-    private func check(_ value: Value, as type: ArgumentType, _ path: String) throws(LuaMisuse) {
-        func refuse(_ expected: String) -> LuaMisuse { LuaMisuse("\(path) must be \(expected), got \(value.kindName)") }
+    /// A table field read as a Lua argument of its type is (`FieldMisuse.luaTypeNames`): misuse names the value's
+    /// Lua type. Nil when it is absent.
+    private func luaTypedField(_ index: Int32, _ field: ArgumentDeclaration, _ path: String) throws(LuaMisuse) -> Value? {
+        let type = LuaValues.getField(L, lua_absindex(L, index), field.name)
+        defer { us_pop(L, 1) }
+        if type <= LUA_TNIL { return nil }
+        switch field.type {
+        case .strings:
+            guard type == LUA_TTABLE else { throw LuaMisuse("\(path) must be a list of strings, got \(LuaValues.typeName(L, type))") }
+            let list = lua_gettop(L)
+            let count = lua_rawlen(L, list)
+            var strings: [Value] = []
+            var position: lua_Integer = 1
+            while position <= count {
+                lua_rawgeti(L, list, position)
+                guard let text = try utf8String(at: -1, "\(path)[\(position)]") else {
+                    let found = typeName(-1)
+                    us_pop(L, 1)
+                    throw LuaMisuse("\(path)[\(position)] must be a string, got \(found)")
+                }
+                strings.append(.string(text))
+                us_pop(L, 1)
+                position += 1
+            }
+            return .array(strings)
+        case .properties:
+            guard type == LUA_TTABLE else { throw LuaMisuse("\(path) must be a table, got \(LuaValues.typeName(L, type))") }
+            return Value(properties: try properties(-1))
+        default:
+            guard let text = try utf8String(at: -1, path) else {
+                throw LuaMisuse("\(path) must be \(field.misuse.expected ?? "a string"), got \(LuaValues.typeName(L, type))")
+            }
+            return .string(text)
+        }
+    }
+
+    /// Checks a field's value against its declared type; `expected` words what a value of another type must be.
+    private func check(_ value: Value, as type: ArgumentType, _ path: String, expected wording: String? = nil) throws(LuaMisuse) {
+        func refuse(_ expected: String) -> LuaMisuse { LuaMisuse("\(path) must be \(wording ?? expected), got \(value.kindName)") }
         switch (type, value) {
         case (.string, .string), (.boolean, .bool), (.number, .int), (.number, .double), (.integer, .int), (.any, _): return
         case (.oneOf(let choices), .string(let text)):

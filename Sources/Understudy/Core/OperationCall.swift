@@ -330,6 +330,11 @@ package enum ArgumentResolver: Sendable, Hashable {
     /// `development`), its `user` the token's user (401 for another `userID`) or, with app credentials, the body's
     /// required `userID` (400 `INVALID_INPUT_DATA` naming a field that is absent or not its type).
     case kiiInstallationRequest
+    /// Kii topics: a `SendPushMessageRequest` as the message (`KiiTopicMessage`): `data` an object (400
+    /// `INVALID_INPUT_DATA` otherwise), the `gcm`/`fcm`/`apns`/`jpush`/`mqtt` blocks whose `enabled` is true as its
+    /// networks (at least one block), `sendToDevelopment`/`sendToProduction` and the send flags as booleans,
+    /// `mqtt.data`'s strings, sent by the caller (the administrator, or the token's user).
+    case kiiTopicMessage
 }
 
 /// A named reply of a route whose answer is not its flavour's plain presentation of the result.
@@ -393,6 +398,8 @@ package enum ReplyPresenter: Sendable, Hashable {
     /// Kii: 201 `{"installationID", "installationRegistrationID"}` as `application/vnd.kii.InstallationCreationResponse+json`,
     /// with the installation's `Location`.
     case kiiInstallationCreated
+    /// Kii topics: 201 `{"pushMessageID"}` as `application/vnd.kii.SendPushMessageResponse+json`.
+    case kiiPushMessageSent
 }
 
 extension ArgumentValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral {

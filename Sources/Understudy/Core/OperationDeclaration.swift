@@ -213,14 +213,19 @@ package enum HTTPSource: Sendable, Hashable {
 package struct FieldMisuse: Sendable, Hashable {
     /// The parenthesis after "is required" when the field is left out (nil: the field's summary).
     package var required: String?
-    /// A string field named by the value's Lua type when it is not a string (`got table`), not its kind (`got object`).
+    /// What a value of another type is said to have to be (`a userID (a string)`; nil: the type's words).
+    package var expected: String?
+    /// The field is read as a Lua argument of its type is, its misuse naming the value's Lua type (`got table`,
+    /// not `got object`): a string; a list of strings (`networks[2] must be a string, got number`); properties
+    /// (`property 'age' must be a string, number or boolean, got table`).
     package var luaTypeNames = false
     /// A `oneOf` field takes any string from Lua: the domain method refuses the others with the flavour's error
     /// (as over HTTP), where the choices are only the editor types' hint.
     package var domainChecksChoices = false
 
-    package init(required: String? = nil, luaTypeNames: Bool = false, domainChecksChoices: Bool = false) {
+    package init(required: String? = nil, expected: String? = nil, luaTypeNames: Bool = false, domainChecksChoices: Bool = false) {
         self.required = required
+        self.expected = expected
         self.luaTypeNames = luaTypeNames
         self.domainChecksChoices = domainChecksChoices
     }

@@ -55,11 +55,11 @@ extension KiiOperation {
                     .table(
                         "registration", "KiiRegistration",
                         fields: [
-                            .string("username", optional: true, from: .bodyField("loginName")),
-                            .string("email", optional: true, from: .bodyField("emailAddress")),
-                            .string("phone", optional: true, from: .bodyField("phoneNumber")),
-                            .string("country", optional: true, from: .bodyField("country")),
-                            .string("password", from: .bodyField("password")),
+                            .string("username", optional: true, from: .bodyField("loginName")).worded(FieldMisuse(luaTypeNames: true)),
+                            .string("email", optional: true, from: .bodyField("emailAddress")).worded(FieldMisuse(luaTypeNames: true)),
+                            .string("phone", optional: true, from: .bodyField("phoneNumber")).worded(FieldMisuse(luaTypeNames: true)),
+                            .string("country", optional: true, from: .bodyField("country")).worded(FieldMisuse(luaTypeNames: true)),
+                            .string("password", from: .bodyField("password")).worded(FieldMisuse(luaTypeNames: true)),
                             .string("displayName", optional: true, from: .bodyField("displayName"), "1-50 characters (v4)"),
                             .string("locale", optional: true, from: .bodyField("locale"), "stored as given (v4)"),
                             .properties("fields", optional: true, from: .resolved("the body's other members"),
@@ -70,8 +70,22 @@ extension KiiOperation {
                 ],
                 routes: [.post("/users", "Sign up a user (app credentials); 201 with the user record, no token")],
                 checks: checks("INVALID_INPUT_DATA", "PASSWORD_TOO_SHORT", "INVALID_INPUT_DATA", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS", "RESOURCE_TEMPORARILY_UNAVAILABLE"),
-                result: user
-            )
+                result: user, methodChecksFaults: true
+            ) { app, a throws(KiiError) in
+                let registration = a.fields("registration") ?? [:]
+                var fields: [Property] = []
+                if case .object(let members)? = registration["fields"] {
+                    fields = members.map { Property($0.key, $0.value) }.sorted { $0.name < $1.name }
+                }
+                return .record(
+                    try app.register(
+                        username: registration["username"]?.stringValue, email: registration["email"]?.stringValue,
+                        phone: registration["phone"]?.stringValue, country: registration["country"]?.stringValue,
+                        password: registration["password"]?.stringValue, displayName: registration["displayName"]?.stringValue,
+                        locale: registration["locale"]?.stringValue, fields: fields
+                    )
+                )
+            }
         case .login:
             return declare(
                 lua: "users.login",
@@ -472,7 +486,7 @@ extension KiiOperation {
                     .string("token", from: .resolved("the Authorization: Bearer token")),
                     .table(
                         "identity", "KiiIdentity",
-                        fields: [
+                        fields: ([
                             .string("username", optional: true, from: .bodyField("loginName")),
                             .string("email", optional: true, from: .bodyField("emailAddress")),
                             .string("phone", optional: true, from: .bodyField("phoneNumber")),
@@ -480,13 +494,26 @@ extension KiiOperation {
                             .string("password", optional: true, from: .bodyField("password"), "required (400 when absent)"),
                             .properties("fields", optional: true, from: .resolved("the body's other members"),
                                         "replaces the custom fields (the update merge rule); absent keeps them"),
-                        ],
+                        ] as [ArgumentDeclaration]).map { $0.worded(FieldMisuse(luaTypeNames: true)) },
                         from: .body
                     ),
                 ],
                 checks: checks("WRONG_TOKEN", "INVALID_STATUS", "INVALID_INPUT_DATA", "PASSWORD_TOO_SHORT", "USER_ALREADY_EXISTS"),
-                result: user
-            )
+                result: user, methodChecksFaults: true
+            ) { app, a throws(KiiError) in
+                let given = a.fields("identity") ?? [:]
+                var identity = KiiIdentity(
+                    username: given["username"]?.stringValue, email: given["email"]?.stringValue, phone: given["phone"]?.stringValue,
+                    country: given["country"]?.stringValue, password: given["password"]?.stringValue
+                )
+                // A table given (even an empty one) replaces the custom fields; none keeps them.
+                switch given["fields"] {
+                case .object(let members)?: identity.fields = members.map { Property($0.key, $0.value) }.sorted { $0.name < $1.name }
+                case .some: identity.fields = []
+                case nil: break
+                }
+                return .record(try app.putIdentity(token: a.string("token"), identity: identity))
+            }
         case .createTopic:
             return declare(
                 version: 3, lua: "topics.create", [topicID, owner],
@@ -560,24 +587,35 @@ extension KiiOperation {
                     .table(
                         "message", "KiiTopicMessage",
                         fields: [
-                            ArgumentDeclaration("data", .any, from: .bodyField("data"), "flat strings"),
+                            ArgumentDeclaration("data", .any, from: .bodyField("data"), "flat strings")
+                                .worded(FieldMisuse(required: "a table of strings")),
                             .boolean("development", optional: true, from: .bodyField("sendToDevelopment"), "default true"),
                             .boolean("production", optional: true, from: .bodyField("sendToProduction"), "default true"),
                             ArgumentDeclaration(
                                 "networks", .strings, optional: true,
                                 from: .resolved("the gcm/fcm (ANDROID), apns (IOS), jpush and mqtt blocks with enabled: true"),
                                 "default all four"
-                            ),
-                            .string("sender", optional: true, from: .resolved("the token's user"), "a userID the topic's ACL lets send (v4)"),
+                            ).worded(FieldMisuse(luaTypeNames: true)),
+                            .string("sender", optional: true, from: .resolved("the token's user"), "a userID the topic's ACL lets send (v4)")
+                                .worded(FieldMisuse(expected: "a userID (a string)")),
                         ],
                         from: .body
                     ),
                     owner,
                 ],
-                routes: RouteDeclaration.scoped(topicScopes, .post(topicPath + "/push/messages", "Send a push message to the topic's subscribers (201 {\"pushMessageID\"})")),
+                // Over HTTP the message is the `SendPushMessageRequest` body (its network blocks, send flags and
+                // `mqtt.data`), sent by the caller.
+                routes: topics(
+                    RouteDeclaration.scoped(topicScopes, .post(topicPath + "/push/messages", "Send a push message to the topic's subscribers (201 {\"pushMessageID\"})")),
+                    reply: .kiiPushMessageSent
+                ).map { $0.resolving("message", .kiiTopicMessage) },
                 checks: checks("USER_NOT_FOUND", "TOPIC_NOT_FOUND", "USER_NOT_FOUND", "UNAUTHORIZED", "INVALID_INPUT_DATA"),
-                result: .value("{ pushMessageID: string, delivered: string[] }", "result")
-            )
+                result: .value("{ pushMessageID: string, delivered: string[] }", "result"), methodChecksFaults: true,
+                misuse: KiiTopicMessage.misuse
+            ) { app, a throws(KiiError) in
+                let message = a.typed("message", as: KiiTopicMessage.self) ?? KiiTopicMessage(fields: a.fields("message") ?? [:])
+                return .record(try app.sendToTopic(topicID: a.string("topicID"), message: message, owner: a.optionalString("owner")))
+            }
         case .topicExists:
             return declare(
                 version: 3, lua: nil, [topicID, owner],

@@ -17,7 +17,7 @@ package struct KiiTopic: Sendable, Hashable, Presentable {
 }
 
 /// What `topics.send` sends: flat string `data`, the environments and the push networks it may reach.
-package struct KiiTopicMessage: Sendable, Hashable {
+package struct KiiTopicMessage: Sendable, Hashable, TypedArgument {
     /// The payload: each value must be a string (a `.string` `Value`); checked by `sendToTopic`.
     package var data: [Property]
     /// Reach installations registered with `development = true`; nil (not given) is true.
@@ -46,6 +46,9 @@ package struct KiiTopicMessage: Sendable, Hashable {
         self.networks = networks
     }
 
+    /// What a fault's `when(args)` sees under `message` (`value`).
+    package var faultValue: Value { value }
+
     /// The arguments a fault's `when` sees under `message`: what was given.
     var value: Value {
         var object: [String: Value] = ["data": Value(properties: data)]
@@ -58,6 +61,37 @@ package struct KiiTopicMessage: Sendable, Hashable {
 
     /// The networks reached.
     var reached: Set<KiiDeviceType> { networks ?? Set(KiiDeviceType.allCases) }
+
+    /// The message of a Lua call, from its declared fields (checked by `misuse`): `data` a table by name (sorted)
+    /// or a list (keys `"1"`, `"2"`, ...).
+    package init(fields: [String: Value]) {
+        switch fields["data"] {
+        case .object(let members)?: data = members.map { Property($0.key, $0.value) }.sorted { $0.name < $1.name }
+        case .array(let items)?: data = items.enumerated().map { Property(String($0.offset + 1), $0.element) }
+        default: data = []
+        }
+        if case .bool(let flag)? = fields["development"] { development = flag }
+        if case .bool(let flag)? = fields["production"] { production = flag }
+        if case .array(let names)? = fields["networks"] {
+            networks = Set(names.compactMap { $0.stringValue.flatMap(KiiDeviceType.init(rawValue:)) })
+        }
+        if let sender = fields["sender"]?.stringValue { self.sender = .user(sender) }
+    }
+
+    /// What a Lua call's message must be beyond its declared field types: `data` a table, each of `networks` a
+    /// device type.
+    package static let misuse = MisuseCheck { a throws(CallMisuse) in
+        let fields = a.fields("message") ?? [:]
+        switch fields["data"] {
+        case .object?, .array?, nil: break
+        case let other?: throw CallMisuse("message.data must be a table, got \(other.kindName)")
+        }
+        if case .array(let names)? = fields["networks"] {
+            for name in names.compactMap(\.stringValue) where KiiDeviceType(rawValue: name) == nil {
+                throw CallMisuse("message.networks holds \"\(name)\": each must be \"ANDROID\", \"IOS\", \"JPUSH\" or \"MQTT\"")
+            }
+        }
+    }
 }
 
 /// Who sends a topic message: the default (the administrator for an app-scope topic, the owner for a user-scope

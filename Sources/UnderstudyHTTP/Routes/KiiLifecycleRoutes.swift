@@ -8,10 +8,6 @@ internal import Understudy
 /// Credentials as in `KiiRoutes`. App credentials stand in for Kii's app-administrator token, which the emulator
 /// does not issue: they may delete a user and read or change a user's status; a user token may not change a status.
 enum KiiLifecycleRoutes {
-    static func register(in table: inout RouteTable<RouteHandler>) {
-        KiiTopicRoutes.register(in: &table)
-    }
-
     /// What the domain's reset calls take for `{user}`: the token's userID for `me`, else the path's value
     /// (`EMAIL:`, `PHONE:`, `LOGIN_NAME:` or a userID). Another prefix: 400 `ACCOUNT_TYPE_NOT_SUPPORTED`.
     static func identifier(_ exchange: Exchange, _ caller: KiiRoutes.Caller?) throws(KiiError) -> String {

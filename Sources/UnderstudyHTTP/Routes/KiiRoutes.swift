@@ -32,11 +32,9 @@ enum KiiRoutes {
         // admin's client credentials, forms, expiresAt) and its legacy route finds the app by its headers; update
         // also answers users.put_identity.
         table.addDeclared(
-            KiiOperation.self, handlers: [.login: appLogin, .updateUser: KiiLifecycleRoutes.update],
+            KiiOperation.self, handlers: [.login: appLogin, .updateUser: KiiLifecycleRoutes.update, .register: signUp],
             variants: [.login: ["legacy": legacyLogin]]
         )
-        table.add(KiiOperation.register, signUp)
-        KiiLifecycleRoutes.register(in: &table)
     }
 
     // MARK: Plumbing

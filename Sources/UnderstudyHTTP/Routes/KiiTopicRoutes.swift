@@ -17,11 +17,6 @@ internal import Understudy
 /// read and list any topic, and subscribe, check and unsubscribe itself. Anything else is 401 `UNAUTHORIZED`, as
 /// is a request with only `X-Kii-AppID`/`X-Kii-AppKey` (an anonymous app, not an administrator).
 enum KiiTopicRoutes {
-    /// The routes of `KiiDeclarations` (each in the app scope and under `users/{user}`).
-    static func register(in table: inout RouteTable<RouteHandler>) {
-        table.add(KiiOperation.sendToTopic, send)
-    }
-
     // MARK: Callers and scopes
 
     /// Who sent a topic request.
@@ -123,57 +118,48 @@ enum KiiTopicRoutes {
     /// The send flags a message may carry (`sendWhen`, ...): booleans, Kii's defaults when absent.
     static let sendFlags = ["sendWhen", "sendOrigin", "sendAppID", "sendTopicID", "sendObjectScope", "sendSender"]
 
-    /// `{ data, sendToDevelopment?, sendToProduction?, gcm|fcm|apns|jpush|mqtt: { enabled, data? }, send* }` →
-    /// 201 `{"pushMessageID"}`. The topic's ACL decides who may send (the token's user is the sender); the
-    /// administrator may always send.
-    static let send: RouteHandler = { exchange in
-        KiiRoutes.serve(&exchange, .sendToTopic) { app, exchange in
-            let caller = try caller(app, exchange)
-            let owner = try owner(app, exchange, caller)
-            let body = try KiiRoutes.object(exchange)
-            let data: [Property]
-            switch body["data"] {
-            case .object(let members)?: data = members.map { Property($0.key, $0.value.value) }
-            case let other:
-                throw KiiError.invalidPushData("data is required and must be an object of strings, got \(other?.kindName ?? "nothing")")
-            }
-            var networks = Set<KiiDeviceType>()
-            var anyBlock = false
-            for (name, type) in networkBlocks {
-                guard let block = body[name], block != .null else { continue }
-                anyBlock = true
-                guard case .object = block else {
-                    throw KiiError.invalidPushData(field: name, "\(name) must be an object such as {\"enabled\": true}")
-                }
-                if block["enabled"] == .bool(true) { networks.insert(type) }
-            }
-            // No block at all is 400, after the fault, owner and topic checks (the domain's).
-            var message = KiiTopicMessage(
-                data: data, development: try flag(body, "sendToDevelopment"), production: try flag(body, "sendToProduction"),
-                networks: anyBlock ? networks : nil
-            )
-            message.networksRequired = true
-            switch caller {
-            case .admin: message.sender = .administrator
-            case .user(let user): message.sender = .user(user.userID)
-            }
-            if case .object(let members)? = body["mqtt"]?["data"] {
-                for member in members {
-                    guard case .string(let text) = member.value else {
-                        throw KiiError.invalidPushData(field: "mqtt.data.\(member.key)", "mqtt.data.\(member.key) must be a string, got \(member.value.kindName)")
-                    }
-                    message.mqttData.append(Property(member.key, .string(text)))
-                }
-            }
-            for name in sendFlags {
-                if let value = try flag(body, name) { message.flags[name] = value }
-            }
-            let delivery = try app.sendToTopic(topicID: exchange.parameters["topic"], message: message, owner: owner)
-            return KiiRoutes.withContentType(
-                Reply(status: 201, body: ["pushMessageID": .string(delivery.pushMessageID)]),
-                "application/vnd.kii.SendPushMessageResponse+json"
-            )
+    /// `{ data, sendToDevelopment?, sendToProduction?, gcm|fcm|apns|jpush|mqtt: { enabled, data? }, send* }` as the
+    /// message `caller` sends (`ArgumentResolver.kiiTopicMessage`). The topic's ACL decides who may send (the
+    /// token's user is the sender); the administrator may always send.
+    static func message(_ body: JSON, sentBy caller: Caller) throws(KiiError) -> KiiTopicMessage {
+        let data: [Property]
+        switch body["data"] {
+        case .object(let members)?: data = members.map { Property($0.key, $0.value.value) }
+        case let other:
+            throw KiiError.invalidPushData("data is required and must be an object of strings, got \(other?.kindName ?? "nothing")")
         }
+        var networks = Set<KiiDeviceType>()
+        var anyBlock = false
+        for (name, type) in networkBlocks {
+            guard let block = body[name], block != .null else { continue }
+            anyBlock = true
+            guard case .object = block else {
+                throw KiiError.invalidPushData(field: name, "\(name) must be an object such as {\"enabled\": true}")
+            }
+            if block["enabled"] == .bool(true) { networks.insert(type) }
+        }
+        // No block at all is 400, after the fault, owner and topic checks (the domain's).
+        var message = KiiTopicMessage(
+            data: data, development: try flag(body, "sendToDevelopment"), production: try flag(body, "sendToProduction"),
+            networks: anyBlock ? networks : nil
+        )
+        message.networksRequired = true
+        switch caller {
+        case .admin: message.sender = .administrator
+        case .user(let user): message.sender = .user(user.userID)
+        }
+        if case .object(let members)? = body["mqtt"]?["data"] {
+            for member in members {
+                guard case .string(let text) = member.value else {
+                    throw KiiError.invalidPushData(field: "mqtt.data.\(member.key)", "mqtt.data.\(member.key) must be a string, got \(member.value.kindName)")
+                }
+                message.mqttData.append(Property(member.key, .string(text)))
+            }
+        }
+        for name in sendFlags {
+            if let value = try flag(body, name) { message.flags[name] = value }
+        }
+        return message
     }
 
     /// `sendToDevelopment` / `sendToProduction`: a boolean, nil when absent or null (the domain's default: true).

@@ -433,6 +433,8 @@ struct RequestArguments {
             // An MQTT installation's empty registration id is none (the service makes one).
             if let token, !(type == "MQTT" && token.isEmpty) { fields["token"] = .string(token) }
             return .value(.object(fields))
+        case (.kiiTopicMessage, .kii(let app)):
+            return .typed(try KiiTopicRoutes.message(try body() ?? .object([]), sentBy: try KiiTopicRoutes.caller(app, exchange)))
         case (.textOrEmpty, _):
             guard case .string(let text) = try read(argument, from: source) else { return .string("") }
             return .string(text)
@@ -575,6 +577,11 @@ enum VendorPresenters {
                 (name: "Location", value: "\(app.linkBase)/api/apps/\(app.appID)/installations/\(installation.installationID)")
             )
             return reply
+        case .kiiPushMessageSent:
+            guard let delivery = outcome.record(as: KiiTopicDelivery.self) else { return Reply(body: json(outcome, app.flavour)) }
+            return KiiRoutes.withContentType(
+                Reply(status: 201, body: ["pushMessageID": .string(delivery.pushMessageID)]), "application/vnd.kii.SendPushMessageResponse+json"
+            )
         case .kiiResetLinkPage:
             return KiiLifecycleRoutes.resetLinkPage(failed: nil)
         case .kiiGroupList:

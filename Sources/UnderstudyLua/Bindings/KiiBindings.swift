@@ -4,6 +4,9 @@ internal import Understudy
 
 /// `understudy.kii(settings)`: the Kii Cloud flavour's app table.
 enum KiiBindings {
+    /// By hand: a call of the bridge itself, not of an app: it makes a backend from settings, adopts it into the
+    /// scenario host and builds its app table (no declaration's domain method runs on an app that does not exist
+    /// yet).
     static let create: us_swift_fn = { L in
         LuaCall.run(L, "understudy.kii") { call throws(LuaMisuse) in
             let host = call.host
@@ -38,53 +41,12 @@ enum KiiBindings {
         }
     }
 
-    /// The hand-written binding of each operation scenarios can call whose declaration names no domain method;
-    /// nil for those only HTTP reaches and those `OperationAdapter` serves.
-    static func binding(for operation: KiiOperation) -> us_swift_fn? {
-        switch operation {
-        // Not yet derived: table arguments read field by field with their own misuse messages (the generic
-        // `fields(of:)` words some of them differently); over HTTP, sign-up also answers register_pseudo.
-        case .register: return register
-        case .putIdentity: return KiiPseudoUserBindings.putIdentity
-        case .sendToTopic: return KiiTopicBindings.send
-        case .userStatus, .topicExists, .getInstallation, .listInstallations, .registerInstallation, .sendToUser, .registerPseudo: return nil
-        case .verifyEmail, .verifyPhone, .changePhone, .resendEmailVerification, .resendPhoneVerification, .me, .getUser,
-            .requestPasswordReset, .completePasswordReset, .changePassword, .deleteUser, .setDisabled, .login, .changeEmail,
-            .openResetLink, .updateUser, .createTopic, .deleteTopic, .listTopics, .subscribe, .unsubscribe, .isSubscribed,
-            .unregisterInstallation, .mqttEndpoint, .topicACL, .grantTopic, .revokeTopic, .groupsMemberOf, .groupsOwnedBy, .lookup,
-            .loginMFA, .loginSocial, .linkSocial, .unlinkSocial:
-            return nil
-        }
-    }
+    /// The hand-written binding of an operation scenarios can call: none, every Kii operation's Lua call is
+    /// `OperationAdapter`'s (an operation declared with a Lua path and no domain method stops the start-up).
+    static func binding(for operation: KiiOperation) -> us_swift_fn? { nil }
 
     /// A user or a session, as the domain presents it.
     static func push(_ L: OpaquePointer, _ record: some Presentable) {
         LuaRecordWriter.push(L, record)
     }
-
-    static let register: us_swift_fn = { L in
-        LuaCall.run(L, KiiOperation.register) { call throws(LuaMisuse) in
-            _ = try call.arguments(of: KiiOperation.register)
-            let app = try call.kii()
-            let username = try call.field(1, "username", string: "registration.username")
-            let email = try call.field(1, "email", string: "registration.email")
-            let phone = try call.field(1, "phone", string: "registration.phone")
-            let country = try call.field(1, "country", string: "registration.country")
-            let password = try call.field(1, "password", string: "registration.password")
-            let extra = try call.fields(of: KiiOperation.register, "registration") ?? [:]
-            let displayName = extra["displayName"]?.stringValue
-            let locale = extra["locale"]?.stringValue
-            var fields: [Property] = []
-            if case .object(let members)? = extra["fields"] {
-                fields = members.map { Property($0.key, $0.value) }.sorted { $0.name < $1.name }
-            }
-            return call.answer { () throws(KiiError) in
-                try app.register(
-                    username: username, email: email, phone: phone, country: country, password: password,
-                    displayName: displayName, locale: locale, fields: fields
-                )
-            }
-        }
-    }
-
 }
