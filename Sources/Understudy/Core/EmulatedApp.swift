@@ -166,7 +166,7 @@ extension KiiApp {
     package var restPath: String { "/api/apps/\(settings.appID)" }
     package var heldBytes: Int {
         HeldBytes.perApp + userBytes + registrationCount * HeldBytes.perRegistration + outbox.heldBytes
-            + faults.heldBytes + consoleBytes + topicStore.aclBytes + mqttEndpoints.heldBytes
+            + faults.heldBytes + consoleBytes + topicStore.aclBytes + mqttEndpoints.heldBytes + lifecycle.installations.textBytes
             + (sessions.count + adminTokens.count) * HeldBytes.perToken
     }
 
