@@ -86,6 +86,8 @@ package struct ArgumentDeclaration: Sendable, Hashable {
     package var summary: String
     /// What an optional argument is when a Lua call leaves it out (nil: absent).
     package var defaultValue: String?
+    /// How a Lua call's misuse messages word this table field, where its type's own words are not the contract's.
+    package var misuse = FieldMisuse()
 
     package init(_ name: String, _ type: ArgumentType, optional: Bool = false, from http: HTTPSource, _ summary: String = "") {
         self.name = name
@@ -99,6 +101,13 @@ package struct ArgumentDeclaration: Sendable, Hashable {
     package func defaulting(to value: String) -> Self {
         var copy = self
         copy.defaultValue = value
+        return copy
+    }
+
+    /// This table field, its Lua misuse worded as `misuse` says.
+    package func worded(_ misuse: FieldMisuse) -> Self {
+        var copy = self
+        copy.misuse = misuse
         return copy
     }
 
@@ -199,6 +208,24 @@ package enum HTTPSource: Sendable, Hashable {
     }
 }
 
+/// How a Lua call's misuse messages word a table field where its type's own words are not the contract's
+/// (`LuaCall` reads a table argument's fields by them; `explain` lists them).
+package struct FieldMisuse: Sendable, Hashable {
+    /// The parenthesis after "is required" when the field is left out (nil: the field's summary).
+    package var required: String?
+    /// A string field named by the value's Lua type when it is not a string (`got table`), not its kind (`got object`).
+    package var luaTypeNames = false
+    /// A `oneOf` field takes any string from Lua: the domain method refuses the others with the flavour's error
+    /// (as over HTTP), where the choices are only the editor types' hint.
+    package var domainChecksChoices = false
+
+    package init(required: String? = nil, luaTypeNames: Bool = false, domainChecksChoices: Bool = false) {
+        self.required = required
+        self.luaTypeNames = luaTypeNames
+        self.domainChecksChoices = domainChecksChoices
+    }
+}
+
 /// An HTTP method of a declared route.
 package enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
     case get = "GET", post = "POST", put = "PUT", delete = "DELETE", head = "HEAD", patch = "PATCH"
@@ -237,6 +264,9 @@ package struct RouteDeclaration: Sendable, Hashable {
     /// Arguments the adapter works out with a named resolver rather than reading them plainly from their source,
     /// in the order the adapter resolves them (before it reads the others).
     package var resolvers: [ResolvedArgument] = []
+    /// Other operations this route answers when the request says so (`GET groups?owner=` is `groups.owned_by`):
+    /// the first whose condition holds answers instead, with its own route.
+    package var handovers: [RouteHandover] = []
 
     package init(
         _ method: HTTPMethod, _ path: String, _ body: RouteBody = .none, _ summary: String, sources: [String: HTTPSource] = [:],
@@ -290,6 +320,17 @@ package struct RouteDeclaration: Sendable, Hashable {
     package func resolving(_ argument: String, _ resolver: ArgumentResolver) -> Self {
         var copy = self
         copy.resolvers.append(ResolvedArgument(name: argument, resolver: resolver))
+        return copy
+    }
+
+    /// This route, answering `operation` (a name of the same flavour) instead when `condition` holds, the route
+    /// then carrying the arguments at `sources`.
+    package func handingOver(to operation: String, when condition: HandoverCondition, sources: [String: HTTPSource] = [:]) -> Self {
+        var route = self
+        route.handovers = []
+        route.sources.merge(sources) { $1 }
+        var copy = self
+        copy.handovers.append(RouteHandover(operation: operation, condition: condition, route: route))
         return copy
     }
 
@@ -420,6 +461,20 @@ package struct FaultArguments: Sendable, Hashable {
     }
 }
 
+/// Another operation a route answers when the request says so, and the route as it answers it.
+package struct RouteHandover: Sendable, Hashable {
+    /// The operation's name (`groups.owned_by`).
+    package var operation: String
+    package var condition: HandoverCondition
+    package var route: RouteDeclaration
+}
+
+/// What a request carries for a route to hand it over to another operation.
+package enum HandoverCondition: Sendable, Hashable {
+    /// This query item is present.
+    case query(String)
+}
+
 /// An argument a route works out with a named resolver.
 package struct ResolvedArgument: Sendable, Hashable {
     package var name: String
@@ -462,7 +517,8 @@ extension ArgumentDeclaration {
 
     /// The message for a required field of a table argument left out (`registration.token is required (...)`).
     package func missingFieldMessage(in table: String) -> String {
-        "\(table).\(name) is required" + (summary.isEmpty ? "" : " (\(summary))")
+        let hint = misuse.required ?? summary
+        return "\(table).\(name) is required" + (hint.isEmpty ? "" : " (\(hint))")
     }
 }
 
