@@ -153,9 +153,21 @@ package struct Performer: Sendable {
     /// Misuse a Lua call can make beyond its declared types: the Lua adapter raises it before anything else.
     package let misuse: MisuseCheck?
 
+    /// A module call's method (`understudy.journal.*`): over the served world (nil outside `understudy serve`), not
+    /// an app. The Lua adapter calls it instead of `run`.
+    package let runOnWorld: (@Sendable (ServedWorld?, CallArguments) throws -> Outcome)?
+
     package init(misuse: MisuseCheck? = nil, _ run: @escaping @Sendable (any EmulatedApp, CallArguments, any CallLimits) throws -> Outcome) {
         self.misuse = misuse
         self.run = run
+        runOnWorld = nil
+    }
+
+    /// A module call's method, over the served world.
+    package init(world run: @escaping @Sendable (ServedWorld?, CallArguments) throws -> Outcome) {
+        misuse = nil
+        self.run = { _, _, _ in preconditionFailure("a module call is performed on the served world") }
+        runOnWorld = run
     }
 }
 

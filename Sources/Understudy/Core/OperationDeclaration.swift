@@ -86,6 +86,9 @@ package struct ArgumentDeclaration: Sendable, Hashable {
     package var summary: String
     /// What an optional argument is when a Lua call leaves it out (nil: absent).
     package var defaultValue: String?
+    /// The named reader the Lua adapter reads it with, where its declared type does not say all a scenario's
+    /// table may hold (nil: read as its type says).
+    package var luaReader: LuaArgumentReader?
 
     package init(_ name: String, _ type: ArgumentType, optional: Bool = false, from http: HTTPSource, _ summary: String = "") {
         self.name = name
@@ -93,6 +96,13 @@ package struct ArgumentDeclaration: Sendable, Hashable {
         self.optional = optional
         self.http = http
         self.summary = summary
+    }
+
+    /// This argument, read from Lua by `reader`.
+    package func readInLua(by reader: LuaArgumentReader) -> Self {
+        var copy = self
+        copy.luaReader = reader
+        return copy
     }
 
     /// This argument, taken as `value` when a Lua call leaves it out.
@@ -237,6 +247,8 @@ package struct RouteDeclaration: Sendable, Hashable {
     /// Arguments the adapter works out with a named resolver rather than reading them plainly from their source,
     /// in the order the adapter resolves them (before it reads the others).
     package var resolvers: [ResolvedArgument] = []
+    /// Another operation the route runs instead when the request asks for it; nil: always its own.
+    package var dispatch: RouteDispatch?
 
     package init(
         _ method: HTTPMethod, _ path: String, _ body: RouteBody = .none, _ summary: String, sources: [String: HTTPSource] = [:],
@@ -284,6 +296,25 @@ package struct RouteDeclaration: Sendable, Hashable {
         var copy = self
         copy.reply = presenter
         return copy
+    }
+
+    /// This route, running `operation` instead when the request meets `condition` (the generic adapter answers it
+    /// as that operation, on this route, working its arguments out with `resolvers` where given).
+    package func dispatching(to operation: String, when condition: RequestCondition, resolving resolvers: [String: ArgumentResolver] = [:]) -> Self {
+        var copy = self
+        copy.dispatch = RouteDispatch(
+            condition: condition, operation: operation,
+            resolvers: resolvers.sorted { $0.key < $1.key }.map { ResolvedArgument(name: $0.key, resolver: $0.value) }
+        )
+        return copy
+    }
+
+    /// The route as `dispatch.operation` is answered on it: no guards, resolvers, presenter or variant of its own.
+    package var dispatchedRoute: RouteDeclaration? {
+        guard let dispatch else { return nil }
+        var route = RouteDeclaration(method, path, body, summary)
+        route.resolvers = dispatch.resolvers
+        return route
     }
 
     /// This route, working `argument` out with `resolver`.
@@ -418,6 +449,22 @@ package struct FaultArguments: Sendable, Hashable {
         for (name, value) in zip(names, values) { object[name] = value }
         return .object(object)
     }
+}
+
+/// Another operation a route runs when the request asks for it (`POST users/login` with an `objectId` and no
+/// `login` is `users.login_by_id`, the JS SDK's `login(objectId)`): one path, two declared operations, no
+/// hand-written handler choosing between them.
+package struct RouteDispatch: Sendable, Hashable {
+    package var condition: RequestCondition
+    /// The operation's name (`users.login_by_id`).
+    package var operation: String
+    package var resolvers: [ResolvedArgument]
+}
+
+/// What a request carries that makes a route run another operation (`RouteDispatch`).
+package enum RequestCondition: Sendable, Hashable {
+    /// The JSON body is an object with member `member` and without member `without`.
+    case bodyMember(String, without: String)
 }
 
 /// An argument a route works out with a named resolver.

@@ -9,6 +9,17 @@ internal import Understudy
 enum VendorAdapter {
     /// The handler of `route`, one of `operation`'s.
     static func handler<Op: Operation>(_ operation: Op, _ route: RouteDeclaration) -> RouteHandler {
+        if let dispatch = route.dispatch, let dispatchedRoute = route.dispatchedRoute {
+            guard let other = Op.allCases.first(where: { $0.name == dispatch.operation }) else {
+                preconditionFailure("\(operation.name)'s route dispatches to \(dispatch.operation), which \(Op.flavour.rawValue) does not declare")
+            }
+            var own = route
+            own.dispatch = nil
+            let answerOwn = handler(operation, own), answerOther = handler(other, dispatchedRoute)
+            return { exchange in
+                exchange.meets(dispatch.condition) ? answerOther(&exchange) : answerOwn(&exchange)
+            }
+        }
         let declaration = operation.declaration
         guard let performer = declaration.perform else { preconditionFailure("\(declaration.name) names no domain method") }
         if let operation = operation as? BackendlessOperation {
@@ -71,6 +82,17 @@ enum VendorAdapter {
                 throw KiiError.unauthorized("Only the application administrator (app credentials here) may change a user's status")
             }
         default: preconditionFailure("the guard \(check) is not \(app.flavour.rawValue)'s")
+        }
+    }
+}
+
+extension Exchange {
+    /// True when the request meets `condition` (a route's `RouteDispatch`).
+    func meets(_ condition: RequestCondition) -> Bool {
+        switch condition {
+        case .bodyMember(let member, let without):
+            guard case .success(let body?) = json else { return false }
+            return body[member] != nil && body[without] == nil
         }
     }
 }

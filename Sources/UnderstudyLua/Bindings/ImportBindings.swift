@@ -6,6 +6,8 @@ internal import Understudy
 /// returned in order. In a scenario they are the scenario's backends; under `understudy serve` they join the
 /// served world.
 enum ImportBindings {
+    /// Not derived (issue 28): it creates backends, which the scenario host adopts, and answers their app tables, as
+    /// `understudy.backendless` does.
     static let importWorld: us_swift_fn = { L in
         LuaCall.run(L, "understudy.import") { call throws(LuaMisuse) in
             try call.table(1, "world")
