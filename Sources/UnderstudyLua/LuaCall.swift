@@ -214,9 +214,20 @@ struct LuaCall {
         var values: [String: Value] = [:]
         for field in fields {
             let path = "\(name).\(field.name)"
+            if field.misuse.luaTypeNames {
+                let type = LuaValues.getField(L, lua_absindex(L, index), field.name)
+                us_pop(L, 1)
+                if type > LUA_TNIL, type != LUA_TSTRING {
+                    throw LuaMisuse("\(path) must be a string, got \(LuaValues.typeName(L, type))")
+                }
+            }
             guard let value = try self.field(index, named: field.name, value: path) else {
                 if field.optional { continue }
                 throw LuaMisuse(field.missingFieldMessage(in: name))
+            }
+            if case .oneOf = field.type, field.misuse.domainChecksChoices, case .string = value {
+                values[field.name] = value
+                continue
             }
             try check(value, as: field.type, path)
             values[field.name] = value

@@ -127,7 +127,8 @@ struct ContainmentTests {
     @Test("Lua 5.4.4's emergency-GC bug (a weak metatable's __newindex table grown past the cap) is a memory failure, not a crash",
           arguments: ["4", "8", "12", "32", "64"])
     func emergencyCollectionIsGuarded(cap: String) throws {
-        let run = try runBinary(["run", "Tests/HostileScenarios/weak-newindex.lua", "--in-process", "--max-memory", cap])
+        // A generous deadline: the memory cap, not the clock, must be what stops it, however loaded the machine.
+        let run = try runBinary(["run", "Tests/HostileScenarios/weak-newindex.lua", "--in-process", "--max-memory", cap, "--timeout", "120"])
         #expect(run.status == 1, "\(run.output)")
         #expect(run.output.contains("memory cap exceeded"), "\(run.output)")
         #expect(run.output.contains("✓ innocent after the weak __newindex"), "\(run.output)")
@@ -264,7 +265,8 @@ struct ContainmentTests {
             for number in signals { kill(process.processIdentifier, number); Thread.sleep(forTimeInterval: 0.05) }
             while process.isRunning, Date().timeIntervalSince(start) < 10 { Thread.sleep(forTimeInterval: 0.05) }
             #expect(!process.isRunning, "still running 10 s after \(signals)")
-            #expect(Date().timeIntervalSince(start) < 4, "\(signals): \(Date().timeIntervalSince(start)) s")
+            // "Within a few seconds" (the delay pending is ten minutes); room for a loaded machine.
+            #expect(Date().timeIntervalSince(start) < 6, "\(signals): \(Date().timeIntervalSince(start)) s")
         }
     }
 

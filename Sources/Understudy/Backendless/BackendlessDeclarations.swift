@@ -55,7 +55,7 @@ extension BackendlessOperation {
                 ],
                 routes: [
                     .post("/users/login", "Log in with the identity property and password (with objectId and no login: users.login_by_id)")
-                        .dispatching(to: "users.login_by_id", when: .bodyMember("objectId", without: "login"), resolving: ["key": .backendlessKey])
+                        .handingOver(to: "users.login_by_id", when: .bodyMember("objectId", without: "login"), resolving: ["key": .backendlessKey])
                 ],
                 checks: [.fault, 3034, 3006, 3003, 3036, 3003, 3090, 3087, 3002, 3044], result: session
             ) { app, a throws(BackendlessError) in

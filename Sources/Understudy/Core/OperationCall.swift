@@ -152,13 +152,21 @@ package struct Performer: Sendable {
     package let run: @Sendable (any EmulatedApp, CallArguments, any CallLimits) throws -> Outcome
     /// Misuse a Lua call can make beyond its declared types: the Lua adapter raises it before anything else.
     package let misuse: MisuseCheck?
+    /// For an operation answered by reading state (`answeredByAdapter`), whose method checks no faults: its fault
+    /// check, which the Lua adapter makes before the method (over HTTP the flavour's `serve` makes it first, before
+    /// the route's resolvers).
+    package let adapterFaults: (@Sendable (any EmulatedApp, CallArguments) throws -> Void)?
 
     /// A module call's method (`understudy.journal.*`): over the served world (nil outside `understudy serve`), not
     /// an app. The Lua adapter calls it instead of `run`.
     package let runOnWorld: (@Sendable (ServedWorld?, CallArguments) throws -> Outcome)?
 
-    package init(misuse: MisuseCheck? = nil, _ run: @escaping @Sendable (any EmulatedApp, CallArguments, any CallLimits) throws -> Outcome) {
+    package init(
+        misuse: MisuseCheck? = nil, adapterFaults: (@Sendable (any EmulatedApp, CallArguments) throws -> Void)? = nil,
+        _ run: @escaping @Sendable (any EmulatedApp, CallArguments, any CallLimits) throws -> Outcome
+    ) {
         self.misuse = misuse
+        self.adapterFaults = adapterFaults
         self.run = run
         runOnWorld = nil
     }
@@ -166,6 +174,7 @@ package struct Performer: Sendable {
     /// A module call's method, over the served world.
     package init(world run: @escaping @Sendable (ServedWorld?, CallArguments) throws -> Outcome) {
         misuse = nil
+        adapterFaults = nil
         self.run = { _, _, _ in preconditionFailure("a module call is performed on the served world") }
         runOnWorld = run
     }
@@ -327,6 +336,13 @@ package enum ArgumentResolver: Sendable, Hashable {
     case textOrEmpty
     /// The text the argument's source carries, absent when it is empty (a where clause of "" is none).
     case nonEmptyText
+    /// Kii: a required string body field (400 `INVALID_INPUT_DATA` naming it), where the body's `verified` must not be
+    /// true (401 `UNAUTHORIZED`: only the application administrator may set it) and must be a boolean when sent.
+    case kiiUnverifiedAddress
+    /// Kii `POST installations`: the registration's fields from the body (`deviceType`, `installationRegistrationID`,
+    /// `development`), its `user` the token's user (401 for another `userID`) or, with app credentials, the body's
+    /// required `userID` (400 `INVALID_INPUT_DATA` naming a field that is absent or not its type).
+    case kiiInstallationRequest
 }
 
 /// A named reply of a route whose answer is not its flavour's plain presentation of the result.
@@ -382,6 +398,14 @@ package enum ReplyPresenter: Sendable, Hashable {
     case kiiGroupList
     /// Kii social login: `{"id", "access_token", "expires_in", "token_type": "Bearer", "new_user_created"}`.
     case kiiSocialLogin
+    /// The flavour's presentation of the result, as this media type (`application/vnd.kii.…+json`).
+    case mediaType(String)
+    /// Kii: the HTML page a password reset link opens, saying what happened; a refusal is a page too, with the
+    /// error's status and code.
+    case kiiResetLinkPage
+    /// Kii: 201 `{"installationID", "installationRegistrationID"}` as `application/vnd.kii.InstallationCreationResponse+json`,
+    /// with the installation's `Location`.
+    case kiiInstallationCreated
 }
 
 extension ArgumentValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral {

@@ -89,6 +89,8 @@ package struct ArgumentDeclaration: Sendable, Hashable {
     /// The named reader the Lua adapter reads it with, where its declared type does not say all a scenario's
     /// table may hold (nil: read as its type says).
     package var luaReader: LuaArgumentReader?
+    /// How a Lua call's misuse messages word this table field, where its type's own words are not the contract's.
+    package var misuse = FieldMisuse()
 
     package init(_ name: String, _ type: ArgumentType, optional: Bool = false, from http: HTTPSource, _ summary: String = "") {
         self.name = name
@@ -109,6 +111,13 @@ package struct ArgumentDeclaration: Sendable, Hashable {
     package func defaulting(to value: String) -> Self {
         var copy = self
         copy.defaultValue = value
+        return copy
+    }
+
+    /// This table field, its Lua misuse worded as `misuse` says.
+    package func worded(_ misuse: FieldMisuse) -> Self {
+        var copy = self
+        copy.misuse = misuse
         return copy
     }
 
@@ -209,6 +218,24 @@ package enum HTTPSource: Sendable, Hashable {
     }
 }
 
+/// How a Lua call's misuse messages word a table field where its type's own words are not the contract's
+/// (`LuaCall` reads a table argument's fields by them; `explain` lists them).
+package struct FieldMisuse: Sendable, Hashable {
+    /// The parenthesis after "is required" when the field is left out (nil: the field's summary).
+    package var required: String?
+    /// A string field named by the value's Lua type when it is not a string (`got table`), not its kind (`got object`).
+    package var luaTypeNames = false
+    /// A `oneOf` field takes any string from Lua: the domain method refuses the others with the flavour's error
+    /// (as over HTTP), where the choices are only the editor types' hint.
+    package var domainChecksChoices = false
+
+    package init(required: String? = nil, luaTypeNames: Bool = false, domainChecksChoices: Bool = false) {
+        self.required = required
+        self.luaTypeNames = luaTypeNames
+        self.domainChecksChoices = domainChecksChoices
+    }
+}
+
 /// An HTTP method of a declared route.
 package enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
     case get = "GET", post = "POST", put = "PUT", delete = "DELETE", head = "HEAD", patch = "PATCH"
@@ -247,8 +274,9 @@ package struct RouteDeclaration: Sendable, Hashable {
     /// Arguments the adapter works out with a named resolver rather than reading them plainly from their source,
     /// in the order the adapter resolves them (before it reads the others).
     package var resolvers: [ResolvedArgument] = []
-    /// Another operation the route runs instead when the request asks for it; nil: always its own.
-    package var dispatch: RouteDispatch?
+    /// Other operations this route answers when the request says so (`GET groups?owner=` is `groups.owned_by`):
+    /// the first whose condition holds answers instead, with its own route.
+    package var handovers: [RouteHandover] = []
 
     package init(
         _ method: HTTPMethod, _ path: String, _ body: RouteBody = .none, _ summary: String, sources: [String: HTTPSource] = [:],
@@ -298,29 +326,25 @@ package struct RouteDeclaration: Sendable, Hashable {
         return copy
     }
 
-    /// This route, running `operation` instead when the request meets `condition` (the generic adapter answers it
-    /// as that operation, on this route, working its arguments out with `resolvers` where given).
-    package func dispatching(to operation: String, when condition: RequestCondition, resolving resolvers: [String: ArgumentResolver] = [:]) -> Self {
-        var copy = self
-        copy.dispatch = RouteDispatch(
-            condition: condition, operation: operation,
-            resolvers: resolvers.sorted { $0.key < $1.key }.map { ResolvedArgument(name: $0.key, resolver: $0.value) }
-        )
-        return copy
-    }
-
-    /// The route as `dispatch.operation` is answered on it: no guards, resolvers, presenter or variant of its own.
-    package var dispatchedRoute: RouteDeclaration? {
-        guard let dispatch else { return nil }
-        var route = RouteDeclaration(method, path, body, summary)
-        route.resolvers = dispatch.resolvers
-        return route
-    }
-
     /// This route, working `argument` out with `resolver`.
     package func resolving(_ argument: String, _ resolver: ArgumentResolver) -> Self {
         var copy = self
         copy.resolvers.append(ResolvedArgument(name: argument, resolver: resolver))
+        return copy
+    }
+
+    /// This route, answering `operation` (a name of the same flavour) instead when `condition` holds, the route
+    /// then carrying the arguments at `sources`.
+    package func handingOver(
+        to operation: String, when condition: HandoverCondition, sources: [String: HTTPSource] = [:],
+        resolving resolvers: [String: ArgumentResolver] = [:]
+    ) -> Self {
+        var route = self
+        route.handovers = []
+        route.sources.merge(sources) { $1 }
+        for (name, resolver) in resolvers.sorted(by: { $0.key < $1.key }) { route.resolvers.append(ResolvedArgument(name: name, resolver: resolver)) }
+        var copy = self
+        copy.handovers.append(RouteHandover(operation: operation, condition: condition, route: route))
         return copy
     }
 
@@ -451,19 +475,20 @@ package struct FaultArguments: Sendable, Hashable {
     }
 }
 
-/// Another operation a route runs when the request asks for it (`POST users/login` with an `objectId` and no
-/// `login` is `users.login_by_id`, the JS SDK's `login(objectId)`): one path, two declared operations, no
-/// hand-written handler choosing between them.
-package struct RouteDispatch: Sendable, Hashable {
-    package var condition: RequestCondition
-    /// The operation's name (`users.login_by_id`).
+/// Another operation a route answers when the request says so, and the route as it answers it.
+package struct RouteHandover: Sendable, Hashable {
+    /// The operation's name (`groups.owned_by`).
     package var operation: String
-    package var resolvers: [ResolvedArgument]
+    package var condition: HandoverCondition
+    package var route: RouteDeclaration
 }
 
-/// What a request carries that makes a route run another operation (`RouteDispatch`).
-package enum RequestCondition: Sendable, Hashable {
-    /// The JSON body is an object with member `member` and without member `without`.
+/// What a request carries for a route to hand it over to another operation.
+package enum HandoverCondition: Sendable, Hashable {
+    /// This query item is present.
+    case query(String)
+    /// The JSON body is an object with member `member` and without member `without` (`POST users/login` with an
+    /// `objectId` and no `login` is `users.login_by_id`, the JS SDK's `login(objectId)`).
     case bodyMember(String, without: String)
 }
 
@@ -509,7 +534,8 @@ extension ArgumentDeclaration {
 
     /// The message for a required field of a table argument left out (`registration.token is required (...)`).
     package func missingFieldMessage(in table: String) -> String {
-        "\(table).\(name) is required" + (summary.isEmpty ? "" : " (\(summary))")
+        let hint = misuse.required ?? summary
+        return "\(table).\(name) is required" + (hint.isEmpty ? "" : " (\(hint))")
     }
 }
 

@@ -200,10 +200,19 @@ extension KiiApp {
 
     /// What `operation` performs: its faults checked with the arguments as read, then `method`.
     /// Without `checkingFaults`, the adapter (an adapter-answered operation) or the method itself checks them.
+    /// An operation answered by reading state (`answeredByAdapter`) gives the Lua adapter its fault check.
     static func performer(
-        _ operation: KiiOperation, misuse: MisuseCheck? = nil, checkingFaults: Bool = true, _ method: @escaping Method
+        _ operation: KiiOperation, misuse: MisuseCheck? = nil, checkingFaults: Bool = true, answeredByAdapter: Bool = false,
+        _ method: @escaping Method
     ) -> Performer {
-        Performer(misuse: misuse) { app, arguments, _ in
+        var adapterFaults: (@Sendable (any EmulatedApp, CallArguments) throws -> Void)?
+        if answeredByAdapter {
+            adapterFaults = { app, arguments in
+                guard case .kii(let app) = app.flavoured else { return }
+                try app.checkAdapterFaults(operation, arguments.faultValues)
+            }
+        }
+        return Performer(misuse: misuse, adapterFaults: adapterFaults) { app, arguments, _ in
             guard case .kii(let app) = app.flavoured else { preconditionFailure("\(operation.name) is a Kii operation") }
             return try CallCapturer.capturing(app.faults.capturer, operation.name, code: \.recordedCode) { () throws(KiiError) -> Outcome in
                 if checkingFaults { try app.checkFaults(operation, arguments.faultValues) }

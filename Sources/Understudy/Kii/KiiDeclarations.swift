@@ -23,7 +23,9 @@ extension KiiOperation {
             return OperationDeclaration(
                 rawValue, .kii, version: version, lua: lua, arguments: arguments, routes: routes, checks: checks,
                 result: result, answeredByAdapter: answeredByAdapter,
-                perform: method.map { KiiApp.performer(self, misuse: misuse, checkingFaults: faultsChecked, $0) }
+                perform: method.map {
+                    KiiApp.performer(self, misuse: misuse, checkingFaults: faultsChecked, answeredByAdapter: answeredByAdapter, $0)
+                }
             )
         }
         func checks(_ codes: String...) -> [Check] { [.fault] + codes.map(Check.kii) }
@@ -112,7 +114,11 @@ extension KiiOperation {
         case .changeEmail:
             return declare(
                 lua: "users.change_email", [userID, .string("email", from: .bodyField("emailAddress"))],
-                routes: [.put("/users/{user}/email-address", "Change the email address (pending until verified)")],
+                routes: [
+                    // `verified: true` is the administrator's, whom the emulator does not have (401).
+                    .put("/users/{user}/email-address", "Change the email address (pending until verified)")
+                        .resolving("userID", .kiiOwner(appAllowed: false)).resolving("email", .kiiUnverifiedAddress).replying(.status(204))
+                ],
                 checks: checks("USER_NOT_FOUND", "INVALID_INPUT_DATA", "USER_ALREADY_EXISTS"), result: user
             ) { app, a throws(KiiError) in .record(try app.changeEmail(userID: a.string("userID"), email: a.string("email"))) }
         case .changePhone:
@@ -308,7 +314,10 @@ extension KiiOperation {
         case .openResetLink:
             return declare(
                 version: 2, lua: "users.open_reset_link", [.string("link", from: .query("code"), "the reset link (over HTTP its code)")],
-                routes: [.get("/password-reset", "The page a reset link opens (?code=…): a new password is set and sent")],
+                routes: [
+                    .get("/password-reset", "The page a reset link opens (?code=…): a new password is set and sent")
+                        .resolving("link", .textOrEmpty).replying(.kiiResetLinkPage)
+                ],
                 checks: checks("USER_NOT_FOUND", "USER_DISABLED"), result: .true
             ) { app, a throws(KiiError) in
                 _ = try app.openResetLink(a.string("link"))
@@ -367,29 +376,50 @@ extension KiiOperation {
                     .table(
                         "registration", "InstallationRequest",
                         fields: [
-                            .string("user", from: .bodyField("userID"), "the userID (over HTTP, the token's user by default)"),
-                            .oneOf("type", ["ANDROID", "IOS", "JPUSH", "MQTT"], from: .bodyField("deviceType")),
+                            .string("user", from: .bodyField("userID"), "the userID (over HTTP, the token's user by default)")
+                                .worded(FieldMisuse(required: "the userID", luaTypeNames: true)),
+                            // Another type is the domain's 400 INVALID_INPUT_DATA, from Lua as over HTTP.
+                            .oneOf("type", ["ANDROID", "IOS", "JPUSH", "MQTT"], from: .bodyField("deviceType"))
+                                .worded(FieldMisuse(required: "\"ANDROID\", \"IOS\", \"JPUSH\" or \"MQTT\"", luaTypeNames: true, domainChecksChoices: true)),
                             .string("token", optional: true, from: .bodyField("installationRegistrationID"),
-                                    "required for ANDROID, IOS and JPUSH"),
+                                    "required for ANDROID, IOS and JPUSH").worded(FieldMisuse(luaTypeNames: true)),
                             .boolean("development", optional: true, from: .bodyField("development")),
                         ],
                         from: .body
                     )
                 ],
-                routes: [.post("/installations", "Register a device for push (201); the same type and registration id moves to the new owner")],
-                checks: checks("USER_NOT_FOUND", "INVALID_INPUT_DATA", "INVALID_INPUT_DATA"), result: .record("Installation", "installation")
-            )
+                routes: [
+                    .post("/installations", "Register a device for push (201); the same type and registration id moves to the new owner")
+                        .resolving("registration", .kiiInstallationRequest).replying(.kiiInstallationCreated)
+                ],
+                checks: checks("USER_NOT_FOUND", "INVALID_INPUT_DATA", "INVALID_INPUT_DATA"), result: .record("Installation", "installation"),
+                methodChecksFaults: true
+            ) { app, a throws(KiiError) in
+                let registration = a.fields("registration") ?? [:]
+                var development = false
+                if case .bool(let flag)? = registration["development"] { development = flag }
+                return .record(
+                    try app.registerInstallation(
+                        userID: registration["user"]?.stringValue ?? "", type: registration["type"]?.stringValue ?? "",
+                        token: registration["token"]?.stringValue, development: development
+                    )
+                )
+            }
         case .getInstallation:
             return declare(
                 version: 2, lua: "installations.get", [installationID],
-                routes: [.get("/installations/{installation}", "An installation by id, or by {deviceType}:{registrationID}")],
+                routes: [
+                    .get("/installations/{installation}", "An installation by id, or by {deviceType}:{registrationID}")
+                        .resolving("installationID", .kiiInstallation)
+                        .replying(.mediaType("application/vnd.kii.InstallationRetrievalResponse+json"))
+                ],
                 result: .optionalRecord("Installation"), answeredByAdapter: true
-            )
+            ) { app, a throws(KiiError) in .optional(app.installation(id: a.string("installationID"))) }
         case .listInstallations:
             return declare(
                 version: 2, lua: "installations.list", [.string("userID", from: .none)],
                 result: .value("Installation[]", "installations"), answeredByAdapter: true
-            )
+            ) { app, a throws(KiiError) in .records(app.installations(userID: a.string("userID")).map { $0 as any Presentable }) }
         case .unregisterInstallation:
             return declare(
                 version: 2, lua: "installations.unregister", [installationID],
@@ -551,10 +581,18 @@ extension KiiOperation {
         case .topicExists:
             return declare(
                 version: 3, lua: nil, [topicID, owner],
-                routes: RouteDeclaration.scoped(topicScopes, RouteDeclaration(.head, topicPath, .none, "Whether the topic exists (200, or 404 with no body)"))
-                    + RouteDeclaration.scoped(topicScopes, .get(topicPath, "Whether the topic exists (200 {} or 404 TOPIC_NOT_FOUND)")),
+                routes: (
+                    RouteDeclaration.scoped(topicScopes, RouteDeclaration(.head, topicPath, .none, "Whether the topic exists (200, or 404 with no body)"))
+                        + RouteDeclaration.scoped(topicScopes, .get(topicPath, "Whether the topic exists (200 {} or 404 TOPIC_NOT_FOUND)"))
+                ).map { $0.resolving("owner", .kiiTopicOwner(mustOwn: nil)) },
                 result: .http, answeredByAdapter: true
-            )
+            ) { app, a throws(KiiError) in
+                // A HEAD reply carries no body (`VendorAdapter`).
+                guard app.topicExists(topicID: a.string("topicID"), owner: a.optionalString("owner")) else {
+                    throw .topicNotFound(a.string("topicID"))
+                }
+                return .value(.object([:]))
+            }
         case .mqttEndpoint:
             return declare(
                 version: 4, lua: "installations.mqtt_endpoint", [installationID],
@@ -621,7 +659,11 @@ extension KiiOperation {
                 routes: [
                     RouteDeclaration.get("/groups", "The groups of ?is_member={userID} (or ?owner={userID}): {\"groups\": [{\"groupID\", \"name\", \"owner\"}]}"),
                     RouteDeclaration.get("/groups/", "The same (the JavaScript SDK's path)"),
-                ].map { $0.resolving("userID", ArgumentResolver.kiiOwnUserID).replying(ReplyPresenter.kiiGroupList) },
+                ].map {
+                    // A route names one operation: with `?owner=` it answers groups.owned_by, which declares none.
+                    $0.resolving("userID", ArgumentResolver.kiiOwnUserID).replying(ReplyPresenter.kiiGroupList)
+                        .handingOver(to: KiiOperation.groupsOwnedBy.rawValue, when: .query("owner"), sources: ["userID": .query("owner")])
+                },
                 checks: checks("USER_NOT_FOUND"), result: .value("KiiGroupSummary[]", "groups")
             ) { app, a throws(KiiError) in .records(try app.groupsMemberOf(userID: a.string("userID")).map { $0 as any Presentable }) }
         case .groupsOwnedBy:

@@ -9,7 +9,6 @@ internal import Understudy
 /// does not issue: they may delete a user and read or change a user's status; a user token may not change a status.
 enum KiiLifecycleRoutes {
     static func register(in table: inout RouteTable<RouteHandler>) {
-        KiiInstallationRoutes.register(in: &table)
         KiiTopicRoutes.register(in: &table)
     }
 
@@ -53,27 +52,19 @@ enum KiiLifecycleRoutes {
         }
     }
 
-    /// The page the reset link opens: resets the password ("auto-generate"), sends the new one, and says so; a
-    /// used or unknown link gets a page that says it (404).
-    static let resetLinkPage: RouteHandler = { exchange in
-        KiiRoutes.serve(&exchange, .openResetLink) { app, exchange in
-            let code = exchange.queryItem("code") ?? ""
-            do throws(KiiError) {
-                _ = try app.perform(.openResetLink, ["link": .string(code)])
-                return page(
-                    200, "Password reset",
-                    "Your password has been reset. A new password has been sent to you; use it to log in."
-                )
-            } catch {
-                return page(
-                    error.status, "Password reset failed",
-                    error.code == "USER_NOT_FOUND"
-                        ? "This password reset link is unknown or has already been used: request a new one."
-                        : "The password could not be reset (\(error.code)): \(error.message)",
-                    code: error.code
-                )
-            }
+    /// The page the reset link opens (`ReplyPresenter.kiiResetLinkPage`): the password was reset ("auto-generate")
+    /// and the new one sent; a used or unknown link (`failed`) gets a page that says it (404).
+    static func resetLinkPage(failed error: KiiError?) -> Reply {
+        guard let error else {
+            return page(200, "Password reset", "Your password has been reset. A new password has been sent to you; use it to log in.")
         }
+        return page(
+            error.status, "Password reset failed",
+            error.code == "USER_NOT_FOUND"
+                ? "This password reset link is unknown or has already been used: request a new one."
+                : "The password could not be reset (\(error.code)): \(error.message)",
+            code: error.code
+        )
     }
 
     /// A small HTML page; everything echoed is escaped, `%` included (no reply carries a bare `%`).

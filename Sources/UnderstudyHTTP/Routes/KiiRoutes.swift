@@ -29,15 +29,10 @@ enum KiiRoutes {
 
     static func register(in table: inout RouteTable<RouteHandler>) {
         // By hand: sign-up also answers users.register_pseudo; login is OAuth2's token endpoint (grant types, the
-        // admin's client credentials, forms, expiresAt) and its legacy route finds the app by its headers;
-        // changeEmail refuses `verified: true`; update also answers users.put_identity; the reset link's page is
-        // HTML, errors included.
+        // admin's client credentials, forms, expiresAt) and its legacy route finds the app by its headers; update
+        // also answers users.put_identity.
         table.addDeclared(
-            KiiOperation.self,
-            handlers: [
-                .login: appLogin, .changeEmail: changeEmail, .updateUser: KiiLifecycleRoutes.update,
-                .openResetLink: KiiLifecycleRoutes.resetLinkPage, .groupsMemberOf: KiiTopicRoutes.groups,
-            ],
+            KiiOperation.self, handlers: [.login: appLogin, .updateUser: KiiLifecycleRoutes.update],
             variants: [.login: ["legacy": legacyLogin]]
         )
         table.add(KiiOperation.register, signUp)
@@ -440,30 +435,6 @@ enum KiiRoutes {
     static let verified = withContentType(
         Reply(body: ["verificationStatus": "VERIFIED"]), "application/vnd.kii.AddressVerificationResponse+json"
     )
-
-    // MARK: Address changes
-
-    /// `{"emailAddress"[, "verified"]}` → 204. `verified: true` is for the app administrator only, whom the
-    /// emulator does not have: 401 `UNAUTHORIZED`.
-    static let changeEmail: RouteHandler = { exchange in
-        serve(&exchange, .changeEmail) { app, exchange in
-            let user = try owned(app, exchange).user
-            let body = try object(exchange)
-            let email = try requiredString(body, "emailAddress")
-            switch body["verified"] {
-            case nil, .null?, .bool(false)?: break
-            case .bool(true)?:
-                throw KiiError.unauthorized("Only the application administrator may set verified to true")
-            case let other?:
-                throw KiiError.invalidInput(
-                    field: "verified", value: JSONWriter.string(other), message: "verified must be a boolean, got \(other.kindName)"
-                )
-            }
-            _ = try app.perform(.changeEmail, ["userID": .string(user.userID), "email": .string(email)])
-            return Reply(status: 204)
-        }
-    }
-
 }
 
 extension StringProtocol {

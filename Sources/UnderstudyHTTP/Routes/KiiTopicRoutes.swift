@@ -19,7 +19,6 @@ internal import Understudy
 enum KiiTopicRoutes {
     /// The routes of `KiiDeclarations` (each in the app scope and under `users/{user}`).
     static func register(in table: inout RouteTable<RouteHandler>) {
-        table.add(KiiOperation.topicExists, exists)
         table.add(KiiOperation.sendToTopic, send)
     }
 
@@ -112,24 +111,6 @@ enum KiiTopicRoutes {
         return userID
     }
 
-    // MARK: Topics
-
-    /// `HEAD` and `GET`: 200 (an empty object for `GET`) or 404 `TOPIC_NOT_FOUND`; `HEAD` replies carry no body.
-    static let exists: RouteHandler = { exchange in
-        var reply = KiiRoutes.serve(&exchange, .topicExists) { app, exchange in
-            let caller = try caller(app, exchange)
-            let owner = try owner(app, exchange, caller)
-            let topicID = exchange.parameters["topic"]
-            guard app.topicExists(topicID: topicID, owner: owner) else { throw KiiError.topicNotFound(topicID) }
-            return Reply(status: 200, body: .object([]))
-        }
-        if exchange.method == .head {
-            reply.body = nil
-            reply.text = nil
-        }
-        return reply
-    }
-
     // MARK: Subscriptions
 
     // MARK: Messages
@@ -213,19 +194,4 @@ enum KiiTopicRoutes {
         }
         return .object([.init("userID", .string(subject))])
     }
-
-    // MARK: Groups (contract v4)
-
-    /// `GET groups?is_member={userID}` is `groups.member_of`'s declared route; with `?owner={userID}` it answers
-    /// `groups.owned_by` (a route names one operation, so that one declares none): the same route, reading `owner`.
-    static let groups: RouteHandler = { exchange in
-        exchange.queryItem("owner") == nil ? memberOf(&exchange) : ownedBy(&exchange)
-    }
-
-    private static let memberOf = VendorAdapter.handler(KiiOperation.groupsMemberOf, KiiOperation.groupsMemberOf.declaration.routes[0])
-    private static let ownedBy: RouteHandler = {
-        var route = KiiOperation.groupsMemberOf.declaration.routes[0]
-        route.sources["userID"] = .query("owner")
-        return VendorAdapter.handler(KiiOperation.groupsOwnedBy, route)
-    }()
 }

@@ -9,31 +9,40 @@ internal import Understudy
 enum VendorAdapter {
     /// The handler of `route`, one of `operation`'s.
     static func handler<Op: Operation>(_ operation: Op, _ route: RouteDeclaration) -> RouteHandler {
-        if let dispatch = route.dispatch, let dispatchedRoute = route.dispatchedRoute {
-            guard let other = Op.allCases.first(where: { $0.name == dispatch.operation }) else {
-                preconditionFailure("\(operation.name)'s route dispatches to \(dispatch.operation), which \(Op.flavour.rawValue) does not declare")
-            }
-            var own = route
-            own.dispatch = nil
-            let answerOwn = handler(operation, own), answerOther = handler(other, dispatchedRoute)
-            return { exchange in
-                exchange.meets(dispatch.condition) ? answerOther(&exchange) : answerOwn(&exchange)
-            }
-        }
         let declaration = operation.declaration
         guard let performer = declaration.perform else { preconditionFailure("\(declaration.name) names no domain method") }
+        // The operations the route hands over to, each answered as its own declared route.
+        let handovers = route.handovers.map { handover -> (HandoverCondition, RouteHandler) in
+            guard let other = Op.allCases.first(where: { $0.name == handover.operation }) else {
+                preconditionFailure("\(declaration.name) hands over to \(handover.operation), which is not \(Op.flavour.rawValue)'s")
+            }
+            return (handover.condition, handler(other, handover.route))
+        }
+        let answering: RouteHandler
         if let operation = operation as? BackendlessOperation {
-            return { exchange in
+            answering = { exchange in
                 BackendlessRoutes.serve(&exchange, operation) { app, exchange in
                     try answer(app, &exchange, declaration, route, performer)
                 }
             }
-        }
-        let operation = operation as! KiiOperation
-        return { exchange in
-            KiiRoutes.serve(&exchange, operation) { app, exchange in
-                try answer(app, &exchange, declaration, route, performer)
+        } else {
+            let operation = operation as! KiiOperation
+            answering = { exchange in
+                KiiRoutes.serve(&exchange, operation) { app, exchange in
+                    try answer(app, &exchange, declaration, route, performer)
+                }
             }
+        }
+        guard !handovers.isEmpty || route.method == .head else { return answering }
+        return { exchange in
+            for (condition, handler) in handovers where condition.holds(for: exchange) { return handler(&exchange) }
+            var reply = answering(&exchange)
+            if exchange.method == .head {
+                // A HEAD reply carries no body.
+                reply.body = nil
+                reply.text = nil
+            }
+            return reply
         }
     }
 
@@ -67,6 +76,8 @@ enum VendorAdapter {
         } catch let error as BackendlessError {
             if let reply = VendorPresenters.failure(error, route.reply, app, arguments) { return reply }
             throw error
+        } catch let error as KiiError where route.reply == .kiiResetLinkPage {
+            return KiiLifecycleRoutes.resetLinkPage(failed: error)
         }
         return try VendorPresenters.reply(outcome, route.reply, app, arguments, exchange)
     }
@@ -82,17 +93,6 @@ enum VendorAdapter {
                 throw KiiError.unauthorized("Only the application administrator (app credentials here) may change a user's status")
             }
         default: preconditionFailure("the guard \(check) is not \(app.flavour.rawValue)'s")
-        }
-    }
-}
-
-extension Exchange {
-    /// True when the request meets `condition` (a route's `RouteDispatch`).
-    func meets(_ condition: RequestCondition) -> Bool {
-        switch condition {
-        case .bodyMember(let member, let without):
-            guard case .success(let body?) = json else { return false }
-            return body[member] != nil && body[without] == nil
         }
     }
 }
@@ -394,6 +394,45 @@ struct RequestArguments {
         case (.backendlessTemplateValuesObject, .backendless):
             guard case .object(let members)? = try body()?["template-values"] else { return .absent }
             return .properties(members.map { Property($0.key, $0.value.value) })
+        case (.kiiUnverifiedAddress, .kii):
+            guard case .bodyField(let name) = source else { preconditionFailure("\(argument.name) is not a body field") }
+            let body = try body() ?? .object([])
+            let address = try KiiRoutes.requiredString(body, name)
+            switch body["verified"] {
+            case nil, .null?, .bool(false)?: return .string(address)
+            case .bool(true)?:
+                throw KiiError.unauthorized("Only the application administrator may set verified to true")
+            case let other?:
+                throw KiiError.invalidInput(
+                    field: "verified", value: JSONWriter.string(other), message: "verified must be a boolean, got \(other.kindName)"
+                )
+            }
+        case (.kiiInstallationRequest, .kii(let app)):
+            let caller = try KiiRoutes.anyCaller(app, exchange)
+            let body = try body() ?? .object([])
+            let owner: String
+            switch caller {
+            case .user(let user):
+                if let other = try KiiRoutes.string(body, "userID"), other != user.userID {
+                    throw KiiError.unauthorized("Only the application administrator may register an installation for another user")
+                }
+                owner = user.userID
+            case .app:
+                owner = try KiiRoutes.requiredString(body, "userID")
+            }
+            let type = try KiiRoutes.requiredString(body, "deviceType")
+            let token = try KiiRoutes.string(body, "installationRegistrationID")
+            var development = false
+            switch body["development"] {
+            case nil, .null?: break
+            case .bool(let flag)?: development = flag
+            case let other?:
+                throw KiiError.invalidInput(field: "development", value: nil, message: "development must be a boolean, got \(other.kindName)")
+            }
+            var fields: [String: Value] = ["user": .string(owner), "type": .string(type), "development": .bool(development)]
+            // An MQTT installation's empty registration id is none (the service makes one).
+            if let token, !(type == "MQTT" && token.isEmpty) { fields["token"] = .string(token) }
+            return .value(.object(fields))
         case (.textOrEmpty, _):
             guard case .string(let text) = try read(argument, from: source) else { return .string("") }
             return .string(text)
@@ -402,6 +441,18 @@ struct RequestArguments {
             return .string(text)
         default:
             preconditionFailure("the resolver \(resolver) is not \(app.flavour.rawValue)'s")
+        }
+    }
+}
+
+extension HandoverCondition {
+    /// Whether `exchange` carries what the condition asks.
+    func holds(for exchange: Exchange) -> Bool {
+        switch self {
+        case .query(let name): return exchange.queryItem(name) != nil
+        case .bodyMember(let member, let without):
+            guard case .success(let body?) = exchange.json else { return false }
+            return body[member] != nil && body[without] == nil
         }
     }
 }
@@ -511,6 +562,24 @@ enum VendorPresenters {
                     "token_type": "Bearer", "new_user_created": .bool(login.newUserCreated),
                 ]
             )
+        case .mediaType(let type):
+            return KiiRoutes.withContentType(Reply(body: json(outcome, app.flavour)), type)
+        case .kiiInstallationCreated:
+            guard let installation = outcome.record(as: KiiInstallation.self) else { return Reply(body: json(outcome, app.flavour)) }
+            var reply = Reply(
+                status: 201,
+                body: [
+                    "installationID": .string(installation.installationID),
+                    "installationRegistrationID": .string(installation.installationRegistrationID),
+                ]
+            )
+            reply.contentType = "application/vnd.kii.InstallationCreationResponse+json"
+            reply.headers.append(
+                (name: "Location", value: "\(app.linkBase)/api/apps/\(app.appID)/installations/\(installation.installationID)")
+            )
+            return reply
+        case .kiiResetLinkPage:
+            return KiiLifecycleRoutes.resetLinkPage(failed: nil)
         case .kiiGroupList:
             return KiiRoutes.withContentType(
                 Reply(body: .object([.init("groups", json(outcome, app.flavour))])), "application/vnd.kii.GroupsRetrievalResponse+json"

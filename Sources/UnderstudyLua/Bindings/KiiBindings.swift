@@ -45,13 +45,9 @@ enum KiiBindings {
         // Not yet derived: table arguments read field by field with their own misuse messages (the generic
         // `fields(of:)` words some of them differently); over HTTP, sign-up also answers register_pseudo.
         case .register: return register
-        case .registerInstallation: return KiiInstallationBindings.register
-        // Answered by reading state (`answeredByAdapter`): faults are checked before the caller's checks.
-        case .getInstallation: return KiiInstallationBindings.get
-        case .listInstallations: return KiiInstallationBindings.list
         case .putIdentity: return KiiPseudoUserBindings.putIdentity
         case .sendToTopic: return KiiTopicBindings.send
-        case .userStatus, .topicExists, .sendToUser, .registerPseudo: return nil
+        case .userStatus, .topicExists, .getInstallation, .listInstallations, .registerInstallation, .sendToUser, .registerPseudo: return nil
         case .verifyEmail, .verifyPhone, .changePhone, .resendEmailVerification, .resendPhoneVerification, .me, .getUser,
             .requestPasswordReset, .completePasswordReset, .changePassword, .deleteUser, .setDisabled, .login, .changeEmail,
             .openResetLink, .updateUser, .createTopic, .deleteTopic, .listTopics, .subscribe, .unsubscribe, .isSubscribed,

@@ -47,6 +47,7 @@ enum OperationAdapter {
             let app = try call.app()
             var pushes: Int64 = 0
             do {
+                if declarations[index].answeredByAdapter, let check = performer.adapterFaults { try check(app, arguments) }
                 let outcome = try withUnsafeMutablePointer(to: &pushes) { pushes in
                     try performer.run(app, arguments, LuaLimits(L: call.L, pushes: pushes))
                 }
