@@ -67,7 +67,13 @@ extension SharedBindings {
             let app = try call.app()
             let id = Int(us_tointeger(call.L, us_upvalueindex(3), nil))
             switch LuaValues.string(call.L, at: 2) {
-            case "hits": lua_pushinteger(call.L, lua_Integer(app.faults.hits(of: id) ?? 0))
+            case "hits":
+                guard let hits = app.faults.hits(of: id) else {
+                    throw LuaMisuse(
+                        "fault.hits: this fault finished before the last \(FaultInjector.keptFinishedHits) that did; only theirs are kept (read hits earlier)"
+                    )
+                }
+                lua_pushinteger(call.L, lua_Integer(hits))
             case "active": lua_pushboolean(call.L, app.faults.fault(id: id) == nil ? 0 : 1)
             case "remaining":
                 if let remaining = app.faults.fault(id: id)?.remaining {
