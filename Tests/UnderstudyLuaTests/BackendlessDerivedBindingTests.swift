@@ -72,7 +72,7 @@ struct BackendlessDerivedBindingTests {
             scenario("understudy.app and understudy.apps", function()
               local first = understudy.backendless()
               local kii = understudy.kii()
-              local second = understudy.backendless()
+              local second = understudy.backendless{ app_id = "SECOND-APP" }
               expect.equal(understudy.app("backendless").settings.app_id, first.settings.app_id)
               expect.equal(understudy.app(second.settings.app_id).settings.app_id, second.settings.app_id)
               expect.equal(understudy.app("kii").settings.app_id, kii.settings.app_id)
