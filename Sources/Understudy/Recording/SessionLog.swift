@@ -316,6 +316,8 @@ package enum CapturedResult: Equatable {
             var object: [String: Value] = [:]
             for (name, record) in records { object[name] = record.value }
             self = .value(.object(object))
+        case .app(let app): self = .value(.string(app.appID))
+        case .apps(let apps): self = .value(.array(apps.map { .string($0.appID) }))
         }
     }
 }
