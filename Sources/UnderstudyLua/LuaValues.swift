@@ -182,6 +182,7 @@ enum LuaValues {
     /// What a table read counts beyond its entries (a Swift array or dictionary's own storage).
     private static let tableOverhead = 96
     static let pastRoom = "more than the memory cap leaves room for"
+    private static let pastRoomFound = "read: memory cap exceeded (the value holds \(pastRoom); raise it with --max-memory)"
 
     private static func value(
         _ L: OpaquePointer, at index: Int32, depth: Int, lenient: Bool, room: inout Int
@@ -189,7 +190,7 @@ enum LuaValues {
         room -= valueOverhead
         guard room >= 0 else {
             if lenient { return .success(.string("<\(pastRoom)>")) }
-            return .failure(ValueError(path: "", found: "a value holding \(pastRoom)"))
+            return .failure(ValueError(path: "", found: pastRoomFound))
         }
         let index = lua_absindex(L, index)
         switch lua_type(L, index) {
@@ -202,7 +203,7 @@ enum LuaValues {
             room -= Int(lua_rawlen(L, index))
             guard room >= 0 else {
                 if lenient { return .success(.string("<\(pastRoom)>")) }
-                return .failure(ValueError(path: "", found: "a value holding \(pastRoom)"))
+                return .failure(ValueError(path: "", found: pastRoomFound))
             }
             if lenient { return .success(.string(string(L, at: index) ?? "")) }
             guard let text = try? utf8String(L, at: index) else {
