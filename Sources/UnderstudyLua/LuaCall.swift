@@ -144,6 +144,10 @@ struct LuaCall {
         values.reserveCapacity(declaration.arguments.count)
         for (offset, argument) in declaration.arguments.enumerated() {
             let index = Int32(offset + 1)
+            if let reader = argument.luaReader {
+                values.append(try read(argument, at: index, by: reader))
+                continue
+            }
             switch try read(argument, at: index) {
             case .absent: values.append(argument.defaultValue.map(ArgumentValue.string) ?? .absent)
             case .string(let text): values.append(.string(text))
@@ -159,7 +163,8 @@ struct LuaCall {
         return CallArguments(names: declaration.argumentNames, values: values)
     }
 
-    private func read(_ argument: ArgumentDeclaration, at index: Int32) throws(LuaMisuse) -> DeclaredArguments.Read {
+    /// Reads and checks `argument` at `index` as its declared type says.
+    func read(_ argument: ArgumentDeclaration, at index: Int32) throws(LuaMisuse) -> DeclaredArguments.Read {
         let name = argument.name
         if isNil(index) {
             if argument.optional { return .absent }

@@ -157,6 +157,10 @@ package struct Performer: Sendable {
     /// the route's resolvers).
     package let adapterFaults: (@Sendable (any EmulatedApp, CallArguments) throws -> Void)?
 
+    /// A module call's method (`understudy.journal.*`): over the served world (nil outside `understudy serve`), not
+    /// an app. The Lua adapter calls it instead of `run`.
+    package let runOnWorld: (@Sendable (ServedWorld?, CallArguments) throws -> Outcome)?
+
     package init(
         misuse: MisuseCheck? = nil, adapterFaults: (@Sendable (any EmulatedApp, CallArguments) throws -> Void)? = nil,
         _ run: @escaping @Sendable (any EmulatedApp, CallArguments, any CallLimits) throws -> Outcome
@@ -164,6 +168,15 @@ package struct Performer: Sendable {
         self.misuse = misuse
         self.adapterFaults = adapterFaults
         self.run = run
+        runOnWorld = nil
+    }
+
+    /// A module call's method, over the served world.
+    package init(world run: @escaping @Sendable (ServedWorld?, CallArguments) throws -> Outcome) {
+        misuse = nil
+        adapterFaults = nil
+        self.run = { _, _, _ in preconditionFailure("a module call is performed on the served world") }
+        runOnWorld = run
     }
 }
 

@@ -450,6 +450,9 @@ extension HandoverCondition {
     func holds(for exchange: Exchange) -> Bool {
         switch self {
         case .query(let name): return exchange.queryItem(name) != nil
+        case .bodyMember(let member, let without):
+            guard case .success(let body?) = exchange.json else { return false }
+            return body[member] != nil && body[without] == nil
         }
     }
 }

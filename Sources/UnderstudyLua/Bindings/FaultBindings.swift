@@ -6,6 +6,8 @@ internal import Understudy
 extension SharedBindings {
     static let faultFields = FaultSpec.fieldNames + ["when"]
 
+    /// Not derived (issue 28): `when` is a Lua function kept in the registry, and the answer is a live handle (`hits`
+    /// read as they change, `remove()`), neither of which a domain method can hold or answer.
     static let faultsInject: us_swift_fn = { L in
         LuaCall.run(L, "faults.inject") { call throws(LuaMisuse) in
             let app = try call.app()
@@ -94,6 +96,7 @@ extension SharedBindings {
         }
     }
 
+    /// Not derived (issue 28): each fault is answered as the live handle `faults.inject` returns.
     static let faultsList: us_swift_fn = { L in
         LuaCall.run(L, "faults.list") { call throws(LuaMisuse) in
             let app = try call.app()

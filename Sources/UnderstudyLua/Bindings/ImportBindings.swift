@@ -12,6 +12,8 @@ enum ImportBindings {
         return "\(tenths / 10).\(tenths % 10) MiB"
     }
 
+    /// Not derived (issue 28): it creates backends, which the scenario host adopts, and answers their app tables, as
+    /// `understudy.backendless` does.
     static let importWorld: us_swift_fn = { L in
         LuaCall.run(L, "understudy.import") { call throws(LuaMisuse) in
             try call.table(1, "world")
