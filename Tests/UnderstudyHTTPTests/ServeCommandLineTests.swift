@@ -106,7 +106,8 @@ final class ServeProcess: @unchecked Sendable {
             if !process.isRunning { return printed.contains(text) }
             try? await Task.sleep(for: .milliseconds(50))
         }
-        return false
+        // Read once more: on a loaded machine this task may wake only after the deadline, the text long printed.
+        return printed.contains(text)
     }
 
     /// SIGTERM, then waits for the end.
