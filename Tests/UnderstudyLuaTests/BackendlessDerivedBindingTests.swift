@@ -18,7 +18,7 @@ struct BackendlessDerivedBindingTests {
             #expect(BackendlessBindings.console(for: call) == nil, "\(call.rawValue) still has a hand-written binding")
             #expect(OperationAdapter.index(of: call.declaration(for: .backendless)) != nil, "\(call.rawValue)")
         }
-        for call in [ConsoleCall.journalEntries, .journalLast, .journalCount, .journalClear] {
+        for call in [ConsoleCall.moduleApp, .moduleApps, .journalEntries, .journalLast, .journalCount, .journalClear] {
             #expect(OperationAdapter.index(of: call.declaration(for: .backendless)) != nil, "\(call.rawValue)")
         }
     }
@@ -69,6 +69,21 @@ struct BackendlessDerivedBindingTests {
               local session = assert(app.users.login_oauth("facebook", "fb-1", { fields_mapping = { email = "email" } }))
               expect.equal(session.user.email, "a@example.com")
             end)
+            scenario("understudy.app and understudy.apps", function()
+              local first = understudy.backendless()
+              local kii = understudy.kii()
+              local second = understudy.backendless{ app_id = "SECOND-APP" }
+              expect.equal(understudy.app("backendless").settings.app_id, first.settings.app_id)
+              expect.equal(understudy.app(second.settings.app_id).settings.app_id, second.settings.app_id)
+              expect.equal(understudy.app("kii").settings.app_id, kii.settings.app_id)
+              expect.equal(understudy.app("nope"), nil)
+              local all = understudy.apps()
+              expect.equal(#all, 3)
+              expect.equal(all[2].flavour, "kii")
+              assert(all[3].users.register{ email = "a@example.com", password = "secret" })
+              expect.equal(second.users.count(), 1)
+              has(function() understudy.app(7) end, "understudy.app: name (argument 1) must be a string, got number")
+            end)
             scenario("journal outside serve", function()
               has(function() understudy.journal.count() end,
                   "journal.count: the journal records requests served over HTTP; it exists only under `understudy serve`")
@@ -78,7 +93,7 @@ struct BackendlessDerivedBindingTests {
             end)
             """#
         )
-        for name in ["readers", "journal outside serve"] {
+        for name in ["readers", "understudy.app and understudy.apps", "journal outside serve"] {
             let outcome = result.outcome(name)
             #expect(outcome?.status == .passed, "\(name): \(outcome?.message ?? "no outcome")")
         }

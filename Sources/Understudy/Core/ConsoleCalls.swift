@@ -294,30 +294,33 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
                            result: .record(self == .moduleKii ? "KiiApp" : "BackendlessApp", "app"))
         case .moduleApp:
             return declare([.string("name", from: .none, "an app_id, or \"backendless\" / \"kii\" for the first of a flavour")],
-                           result: .value("BackendlessApp|KiiApp|nil", "app"))
+                           result: .value("BackendlessApp|KiiApp|nil", "app")) { module, a in
+                let name = a.string("name")
+                return .optionalApp(module.apps.first { $0.appID == name } ?? Flavour(rawValue: name).flatMap { flavour in module.apps.first { $0.flavour == flavour } })
+            }
         case .moduleApps:
-            return declare(result: .value("(BackendlessApp|KiiApp)[]", "apps"))
+            return declare(result: .value("(BackendlessApp|KiiApp)[]", "apps")) { module, _ in .apps(module.apps) }
         case .moduleImport:
             // Hand-written in the bridge: it creates apps, as `understudy.backendless` does.
             return declare([ArgumentDeclaration("world", .any, from: .none, "an exported world: { format, apps }")],
                            result: .value("(BackendlessApp|KiiApp)[]", "apps"))
         case .journalEntries:
-            return declare([journalFilter], result: .value("JournalEntry[]", "entries")) { world, a in
-                .records(try Self.journal(world).entries(matching: a.typed("filter", as: JournalFilter.self) ?? JournalFilter()).map { $0 as any Presentable })
+            return declare([journalFilter], result: .value("JournalEntry[]", "entries")) { module, a in
+                .records(try Self.journal(module.world).entries(matching: a.typed("filter", as: JournalFilter.self) ?? JournalFilter()).map { $0 as any Presentable })
             }
         case .journalLast:
-            return declare([journalFilter], result: .optionalRecord("JournalEntry")) { world, a in
+            return declare([journalFilter], result: .optionalRecord("JournalEntry")) { module, a in
                 var wanted = a.typed("filter", as: JournalFilter.self) ?? JournalFilter()
                 wanted.limit = 1
-                return .optional(try Self.journal(world).entries(matching: wanted).last)
+                return .optional(try Self.journal(module.world).entries(matching: wanted).last)
             }
         case .journalCount:
-            return declare([journalFilter], result: .value("integer", "count")) { world, a in
-                .value(.int(Int64(try Self.journal(world).count(matching: a.typed("filter", as: JournalFilter.self) ?? JournalFilter()))))
+            return declare([journalFilter], result: .value("integer", "count")) { module, a in
+                .value(.int(Int64(try Self.journal(module.world).count(matching: a.typed("filter", as: JournalFilter.self) ?? JournalFilter()))))
             }
         case .journalClear:
-            return declare(result: .true) { world, _ in
-                guard let world else { throw CallMisuse(Self.journalOnlyServed) }
+            return declare(result: .true) { module, _ in
+                guard let world = module.world else { throw CallMisuse(Self.journalOnlyServed) }
                 world.journal.clear()
                 return .done
             }
@@ -327,7 +330,7 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
     /// A console call's method: any app, the arguments as read, what the adapter lets it spend.
     package typealias ConsoleMethod = @Sendable (any EmulatedApp, CallArguments, any CallLimits) throws -> Outcome
     /// A module call's method: the served world (nil outside `understudy serve`), the arguments as read.
-    package typealias WorldMethod = @Sendable (ServedWorld?, CallArguments) throws -> Outcome
+    package typealias WorldMethod = @Sendable (ModuleContext, CallArguments) throws -> Outcome
 
     /// What the journal's calls raise outside `understudy serve`.
     package static let journalOnlyServed = "the journal records requests served over HTTP; it exists only under `understudy serve`"

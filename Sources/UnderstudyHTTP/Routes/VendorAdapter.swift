@@ -607,6 +607,8 @@ enum VendorPresenters {
         case .value(let value): return JSON(value)
         case .records(let records): return .array(records.map { json($0, flavour) })
         case .recordsByName(let records): return .object(records.map { JSON.Member($0.name, json($0.record, flavour)) })
+        case .app(let app): return .string(app.appID)
+        case .apps(let apps): return .array(apps.map { .string($0.appID) })
         }
     }
 
