@@ -120,3 +120,47 @@ struct ImportAccountTests {
         #expect(world.apps.count == 1)
     }
 }
+
+/// A table Lua holds once can be reached many times (`t = {t, t}` twenty times over is a few hundred bytes in Lua
+/// and a million values read): what Understudy reads out of Lua is bounded by the room the memory cap leaves, so
+/// neither an argument nor a control chunk's result can make the process build past the cap (or hold the server
+/// for as long as the reading takes).
+@Suite("Values read from Lua are bounded by the memory cap")
+struct BoundedValueTests {
+    static let dag = "local t = { ('x'):rep(64) } for i = 1, 20 do t = { t, t } end"
+
+    @Test("a control chunk's result that reaches a million values reads as far as the cap leaves room, the rest a placeholder")
+    func resultIsBounded() throws {
+        let world = ServedWorld(linkBase: "http://127.0.0.1:1")
+        let session = try LiveSession(world: world, seed: 1, limits: ScenarioLimits(maxInstructions: 10_000_000, maxMemory: 4 * 1024 * 1024, timeout: 60))
+        guard case .success(let result) = session.evaluate(Self.dag + " return t") else {
+            Issue.record("the chunk failed")
+            return
+        }
+        var texts = 0, placeholders = 0
+        func walk(_ value: Value) {
+            switch value {
+            case .array(let items): items.forEach(walk)
+            case .object(let members): members.values.forEach(walk)
+            case .string(let text): if text.hasPrefix("<more than") { placeholders += 1 } else { texts += 1 }
+            default: break
+            }
+        }
+        result.values.forEach(walk)
+        #expect(placeholders > 0, "the result was read whole: \(texts) strings of 64 bytes")
+        #expect(texts * 64 < 4 * 1024 * 1024, "\(texts) strings of 64 bytes read under a 4 MiB cap")
+    }
+
+    @Test("an argument that reaches a million values is refused by name (understudy.import, a setting)")
+    func argumentIsRefused() throws {
+        let world = ServedWorld(linkBase: "http://127.0.0.1:1")
+        let session = try LiveSession(world: world, seed: 1, limits: ScenarioLimits(maxInstructions: 10_000_000, maxMemory: 4 * 1024 * 1024, timeout: 60))
+        for call in ["understudy.import(t)", "understudy.backendless().settings.identity = t"] {
+            guard case .failure(let failure) = session.evaluate(Self.dag + " " + call) else {
+                Issue.record("\(call) was accepted")
+                continue
+            }
+            #expect(failure.message.contains("memory cap leaves room for") || failure.message.contains("memory cap exceeded"), "\(call): \(failure.message)")
+        }
+    }
+}
