@@ -144,6 +144,10 @@ struct LuaCall {
         values.reserveCapacity(declaration.arguments.count)
         for (offset, argument) in declaration.arguments.enumerated() {
             let index = Int32(offset + 1)
+            if let reader = argument.luaReader {
+                values.append(try read(argument, at: index, by: reader))
+                continue
+            }
             switch try read(argument, at: index) {
             case .absent: values.append(argument.defaultValue.map(ArgumentValue.string) ?? .absent)
             case .string(let text): values.append(.string(text))
@@ -159,7 +163,8 @@ struct LuaCall {
         return CallArguments(names: declaration.argumentNames, values: values)
     }
 
-    private func read(_ argument: ArgumentDeclaration, at index: Int32) throws(LuaMisuse) -> DeclaredArguments.Read {
+    /// Reads and checks `argument` at `index` as its declared type says.
+    func read(_ argument: ArgumentDeclaration, at index: Int32) throws(LuaMisuse) -> DeclaredArguments.Read {
         let name = argument.name
         if isNil(index) {
             if argument.optional { return .absent }
@@ -553,6 +558,13 @@ struct LuaCall {
         case .text(let text): LuaValues.push(L, text)
         case .value(let value): LuaValues.push(L, value)
         case .records(let records): SharedBindings.pushList(L, records) { L, record in LuaRecordWriter.push(L, record) }
+        case .app(let app): pushApp(app)
+        case .apps(let apps):
+            lua_createtable(L, Int32(clamping: apps.count), 0)
+            for (position, app) in apps.enumerated() {
+                pushApp(app)
+                lua_rawseti(L, -2, lua_Integer(position + 1))
+            }
         case .recordsByName(let records):
             lua_createtable(L, 0, Int32(clamping: records.count))
             let table = lua_gettop(L)
@@ -602,6 +614,12 @@ struct LuaCall {
     func push(_ text: String) -> Int32 {
         LuaValues.push(L, text)
         return 1
+    }
+
+    /// Pushes the app table of `app`, one of the host's backends (nil for another).
+    private func pushApp(_ app: any EmulatedApp) {
+        guard let index = host.apps.firstIndex(where: { $0 === app }) else { return lua_pushnil(L) }
+        ServedBindings.pushApp(L, host: host, index: index)
     }
 
     func pushTrue() -> Int32 {

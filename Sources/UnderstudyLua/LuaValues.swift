@@ -160,7 +160,38 @@ enum LuaValues {
     /// userdata, threads and strings that are not UTF-8 are refused with a description of what was found, or,
     /// when `lenient`, read as a string such as `"<function>"` (for showing a result, not for passing it to a
     /// backend).
+    ///
+    /// What it builds is bounded by what the state's memory cap leaves room for: a table Lua holds once may be
+    /// reached many times (`t = {t, t}` thirty times over is a few hundred bytes in Lua and 2^30 values read), so
+    /// each value read counts its size (`ValueSizes`), and a read that passes the room left is refused (when
+    /// `lenient`, the rest reads as `"<more than the memory cap leaves room for>"`), in time linear in that room.
     static func value(_ L: OpaquePointer, at index: Int32, depth: Int = 0, lenient: Bool = false) -> Result<Value, ValueError> {
+        var room = roomUnderCap(L)
+        return value(L, at: index, depth: depth, lenient: lenient, room: &room)
+    }
+
+    /// The bytes the state's memory cap leaves room for now (all when it has none).
+    static func roomUnderCap(_ L: OpaquePointer) -> Int {
+        let info = us_info_of(L).pointee
+        guard info.memory_limit != 0 else { return Int.max }
+        return info.memory_limit > info.memory_used ? Int(clamping: info.memory_limit - info.memory_used) : 0
+    }
+
+    /// What reading one value counts against the room (beyond a string's bytes): a Swift value's own size.
+    private static let valueOverhead = 32
+    /// What a table read counts beyond its entries (a Swift array or dictionary's own storage).
+    private static let tableOverhead = 96
+    static let pastRoom = "more than the memory cap leaves room for"
+    private static let pastRoomFound = "read: memory cap exceeded (the value holds \(pastRoom); raise it with --max-memory)"
+
+    private static func value(
+        _ L: OpaquePointer, at index: Int32, depth: Int, lenient: Bool, room: inout Int
+    ) -> Result<Value, ValueError> {
+        room -= valueOverhead
+        guard room >= 0 else {
+            if lenient { return .success(.string("<\(pastRoom)>")) }
+            return .failure(ValueError(path: "", found: pastRoomFound))
+        }
         let index = lua_absindex(L, index)
         switch lua_type(L, index) {
         case LUA_TNIL, LUA_TNONE: return .success(.null)
@@ -169,6 +200,11 @@ enum LuaValues {
             if lua_isinteger(L, index) != 0 { return .success(.int(Int64(us_tointeger(L, index, nil)))) }
             return .success(.double(us_tonumber(L, index, nil)))
         case LUA_TSTRING:
+            room -= Int(lua_rawlen(L, index))
+            guard room >= 0 else {
+                if lenient { return .success(.string("<\(pastRoom)>")) }
+                return .failure(ValueError(path: "", found: pastRoomFound))
+            }
             if lenient { return .success(.string(string(L, at: index) ?? "")) }
             guard let text = try? utf8String(L, at: index) else {
                 return .failure(ValueError(path: "", found: "a string that is not valid UTF-8"))
@@ -180,9 +216,10 @@ enum LuaValues {
                 // an error a call returned: its fields
                 if let host = ScenarioHost.ifAny(L), host.uncheckedErrors.pushFields(L, of: index) {
                     defer { us_pop(L, 1) }
-                    return value(L, at: -1, depth: depth, lenient: lenient)
+                    return value(L, at: -1, depth: depth, lenient: lenient, room: &room)
                 }
             }
+            room -= tableOverhead
             guard depth < 32 else {
                 if lenient { return .success(.string("<table nested too deeply>")) }
                 return .failure(ValueError(path: "", found: "a table nested too deeply"))
@@ -196,7 +233,7 @@ enum LuaValues {
             while lua_next(L, index) != 0 {
                 let keyType = lua_type(L, -2)
                 let item: Value
-                switch value(L, at: -1, depth: depth + 1, lenient: lenient) {
+                switch value(L, at: -1, depth: depth + 1, lenient: lenient, room: &room) {
                 case .success(let found): item = found
                 case .failure(var error):
                     let key = keyType == LUA_TSTRING ? (string(L, at: -2) ?? "?") : "[\(us_tointeger(L, -2, nil))]"

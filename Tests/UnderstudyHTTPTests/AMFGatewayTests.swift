@@ -285,6 +285,36 @@ struct AMFGatewayTests {
         }
     }
 
+    @Test("calls batched in one AMF packet behind a call whose fault drops the connection are not run; the journal shows the drop")
+    func nothingRunsAfterADropInABatch() async throws {
+        let setup = """
+            local app = understudy.backendless{}
+            app.users.register{ email = "dee@example.com", password = "pw-1" }
+            app.faults.inject{ op = "users.login", drop = true, times = 1 }
+            """
+        try await withServer(setup: setup) { server, client in
+            func message(_ operation: String, _ arguments: [AMFValue]) -> AMFValue {
+                .array(AMFArray([.object(AMFObject("flex.messaging.messages.RemotingMessage", sealed: [
+                    AMFMember("headers", .object(AMFObject(sealed: []))), AMFMember("messageId", .null),
+                    AMFMember("source", .string("com.backendless.services.\(users)")), AMFMember("body", .array(AMFArray(arguments))),
+                    AMFMember("operation", .string(operation)),
+                ]))]))
+            }
+            let calls = [
+                message("register", [userMap("one@example.com")]), message("login", [.string("dee@example.com"), .string("pw-1")]),
+                message("register", [userMap("three@example.com")]), message("register", [userMap("four@example.com")]),
+            ]
+            let packet = try AMFPacket(bodies: calls.map { AMFPacket.Body(target: "null", response: "null", value: $0) }).encoded()
+            _ = try? await client.amf(bytes: packet)
+            let emails = server.withStage { stage in
+                stage.world.backendless(id: DefaultApps.backendlessAppID)?.allUsers.compactMap { $0.properties[named: "email"] } ?? []
+            }
+            #expect(Set(emails) == [.string("dee@example.com"), .string("one@example.com")], "only the calls up to the drop ran: \(emails)")
+            let journal = server.withStage { $0.world.journal.entries(matching: JournalFilter()) }
+            #expect(journal.last?.operation == "users.login" && journal.last?.connectionDropped == true, "\(journal.map { ($0.operation, $0.connectionDropped) })")
+        }
+    }
+
     @Test("calls the emulator does not know, a wrong key and bytes that are not AMF")
     func refusals() async throws {
         try await withServer { _, client in

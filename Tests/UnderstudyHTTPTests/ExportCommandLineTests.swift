@@ -44,9 +44,9 @@ struct ExportCommandLineTests {
         connection.send("POST /SHOP/SHOP-KEY/users/register HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
         #expect(await connection.statusLine() == "HTTP/1.1 200 OK")
         // `understudy export` needs the control token, and gets the same file the exit writes.
-        let refused = try runUnderstudy(["export", "--server", url])
+        let refused = try await runUnderstudy(["export", "--server", url])
         #expect(refused.0 == 1 && refused.2.contains("401"), "\(refused.2)")
-        let exported = try runUnderstudy(["export", "--server", url, "--control-token", "tok", "-o", fetched.path])
+        let exported = try await runUnderstudy(["export", "--server", url, "--control-token", "tok", "-o", fetched.path])
         #expect(exported.0 == 0, "\(exported.2)")
         await first.stop()
         #expect(first.printed.contains("wrote the world to \(world.path)"), "\(first.printed)\(first.complaints)")
@@ -59,7 +59,7 @@ struct ExportCommandLineTests {
         let again = freePort()
         let second = try ServeProcess(["--port", String(again), "--setup", world.path, "--export-on-exit", world.path])
         #expect(await second.waitFor("understudy ready on http://127.0.0.1:\(again)\n"), "\(second.printed)\(second.complaints)")
-        let standardOutput = try runUnderstudy(["export"], environment: ["UNDERSTUDY_PORT": String(again)])
+        let standardOutput = try await runUnderstudy(["export"], environment: ["UNDERSTUDY_PORT": String(again)])
         #expect(standardOutput.0 == 0 && standardOutput.1 == written, "\(standardOutput.2)")
         kill(second.process.processIdentifier, SIGINT)
         while second.process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
@@ -69,10 +69,10 @@ struct ExportCommandLineTests {
     }
 
     @Test("--script and --setup together are refused; an unwritable --export-on-exit is refused before serving")
-    func refusedOptions() throws {
-        let both = try runUnderstudy(["serve", "--script", "a.lua", "--setup", "b.lua"])
+    func refusedOptions() async throws {
+        let both = try await runUnderstudy(["serve", "--script", "a.lua", "--setup", "b.lua"])
         #expect(both.0 == 2 && both.2.contains("--setup"), "\(both.2)")
-        let unwritable = try runUnderstudy(["serve", "--port", String(freePort()), "--export-on-exit", "/nonexistent-dir/world.lua"])
+        let unwritable = try await runUnderstudy(["serve", "--port", String(freePort()), "--export-on-exit", "/nonexistent-dir/world.lua"])
         #expect(unwritable.0 == 2 && unwritable.2.contains("--export-on-exit /nonexistent-dir/world.lua"), "\(unwritable.2)")
     }
 }

@@ -161,7 +161,9 @@ struct MQTTContainmentTests {
             var most = 0
             for _ in 0..<5_000 where broker.connectedClients.contains(where: { $0.topic == "slow" }) {
                 broker.publish(appID: "app", topic: "slow", payload: payload)
-                try await Task.sleep(for: .microseconds(200))
+                // Wait until every event loop has run what was queued to it (the delivery above): then heldBytes
+                // shows this publish, however loaded the machine (a sleep would let many pile up between samples).
+                for loop in MultiThreadedEventLoopGroup.singleton.makeIterator() { try await loop.submit {}.get() }
                 most = max(most, broker.heldBytes)
             }
             #expect(!broker.connectedClients.contains { $0.topic == "slow" }, "the slow reader is cut off")
@@ -210,7 +212,8 @@ struct MQTTContainmentTests {
             // Connections that say nothing count too: enough of them to pass the cap.
             let room = (1 << 20) - server.withStage { $0.world.appBytes }
             let idle = try (0...(room / (16 * 1024))).map { _ in try #require(RawConnection(port: port)) }
-            for _ in 0..<200 where server.withStage({ $0.world.appBytes }) <= 1 << 20 { try await Task.sleep(for: .milliseconds(10)) }
+            // Up to 20 s for the server to accept them all (it stops waiting as soon as they count), for a loaded machine.
+            for _ in 0..<2_000 where server.withStage({ $0.world.appBytes }) <= 1 << 20 { try await Task.sleep(for: .milliseconds(10)) }
             #expect(server.withStage { $0.world.appBytes } > 1 << 20, "\(idle.count) open connections hold more than the cap")
             let (refused, refusedAnswer) = try await connect(endpoints[1])
             #expect(refusedAnswer == [0x20, 2, 0, 3], "past --max-memory: CONNACK 3 (server unavailable)")

@@ -184,6 +184,124 @@ struct RecordRouteTests {
         }
     }
 
+    @Test("tests that build on each other (a user, token and id issued in one test used in the next) each replay green, for both flavours")
+    func testsThatBuildOnEachOther() async throws {
+        try await withServer { _, client in
+            func named(_ test: String, _ extra: HTTPFields = [:]) -> HTTPFields {
+                var fields = extra
+                fields[HTTPField.Name("X-Understudy-Test")!] = test
+                return fields
+            }
+            // Backendless: one test registers, the next logs in, a third updates with the token the second got.
+            let registered = try await client.send(
+                .post, "\(backendless)/users/register", json: #"{"email":"chain@b.test","password":"Chain-pw1"}"#, headers: named("register")
+            )
+            let objectID = try #require(registered.json("objectId")?.stringValue)
+            let login = try await client.send(
+                .post, "\(backendless)/users/login", json: #"{"login":"chain@b.test","password":"Chain-pw1"}"#, headers: named("login")
+            )
+            let token = try #require(login.json("user-token")?.stringValue)
+            var userToken = HTTPFields()
+            userToken[HTTPField.Name("user-token")!] = token
+            let updated = try await client.send(
+                .put, "\(backendless)/users/\(objectID)", json: #"{"rank":"captain"}"#, headers: named("update", userToken)
+            )
+            #expect(updated.status == 200, "\(updated.text)")
+            // A control action between tests (no test header) and a scheduled push are history, not every test's.
+            _ = try await client.control(.post, "/clock/advance", json: #"{"seconds": 60}"#)
+            // Kii: the same shape, interleaved with a test that names none.
+            let kiiApp = kiiApp
+            let kiiUser = try await client.send(
+                .post, "\(kii)/users", json: #"{"loginName":"chain","password":"Chain-pw2"}"#, headers: named("kii sign-up", kiiApp)
+            )
+            let userID = try #require(kiiUser.json("userID")?.stringValue)
+            let kiiLogin = try await client.send(
+                .post, "\(kii)/oauth2/token", json: #"{"grant_type":"password","username":"chain","password":"Chain-pw2"}"#, headers: kiiApp
+            )
+            let accessToken = try #require(kiiLogin.json("access_token")?.stringValue)
+            let lookup = try await client.send(
+                .get, "\(kii)/users/\(userID)", headers: named("kii lookup", [HTTPField.Name.authorization: "Bearer " + accessToken])
+            )
+            #expect(lookup.status == 200, "\(lookup.text)")
+            let file = try await client.recording("?name=untagged")
+            for secret in [objectID, token, userID, accessToken, "Chain-pw1", "Chain-pw2"] { #expect(!file.contains(secret), "the file holds \(secret)") }
+            let result = runScenarios(file, file: "recorded.lua")
+            #expect(result.outcomes.count == 6)
+            for outcome in result.outcomes {
+                #expect(outcome.status == .passed, "\(outcome.declaration.name): \(outcome.message ?? "") \(outcome.location ?? "")\n\(file)")
+            }
+        }
+    }
+
+    @Test("a Kii administrator token (client credentials) records as admin.token() and the calls made with it replay")
+    func kiiAdminToken() async throws {
+        try await withServer { _, client in
+            let kiiApp = kiiApp
+            let user = try await client.send(.post, "\(kii)/users", json: #"{"loginName":"seen","password":"Seen-pw1"}"#, headers: kiiApp)
+            let userID = try #require(user.json("userID")?.stringValue)
+            let credentials = #"{"grant_type":"client_credentials","client_id":"\#(DefaultApps.kiiAppID)","client_secret":"\#(DefaultApps.kiiAppKey)"}"#
+            let admin = try await client.send(.post, "\(kii)/oauth2/token", json: credentials, headers: kiiApp)
+            let adminToken = try #require(admin.json("access_token")?.stringValue)
+            let lookup = try await client.send(.get, "\(kii)/users/\(userID)", headers: [HTTPField.Name.authorization: "Bearer " + adminToken])
+            #expect(lookup.status == 200, "\(lookup.text)")
+            let file = try await client.recording()
+            #expect(!file.contains(adminToken))
+            #expect(file.contains("kii.admin.token()"), "\(file)")
+            let result = runScenarios(file, file: "recorded.lua")
+            #expect(result.outcomes.first?.status == .passed, "\(result.outcomes.first?.message ?? "")\n\(file)")
+        }
+    }
+
+    @Test("a provider token a Lua chunk defined stays the literal the chunk wrote, so the social login replays")
+    func tokenFromLuaChunk() async throws {
+        try await withServer { _, client in
+            let chunk = #"understudy.app("kii").social.account{ provider = "facebook", token = "fb-token-4", profile = { id = "fb-4" } }"#
+            #expect(try await client.send(.post, "/_understudy/lua", text: chunk).status < 400)
+            let kiiApp = kiiApp
+            let social = try await client.send(.post, "\(kii)/integration/facebook", json: #"{"accessToken":"fb-token-4"}"#, headers: kiiApp)
+            #expect(social.status == 200, "\(social.text)")
+            let file = try await client.recording()
+            let result = runScenarios(file, file: "recorded.lua")
+            #expect(result.outcomes.first?.status == .passed, "\(result.outcomes.first?.message ?? "")\n\(file)")
+        }
+    }
+
+    @Test("an id a Lua chunk was written with (from an earlier answer) is read from that answer, in the chunk and in comments")
+    func chunkWithIssuedID() async throws {
+        try await withServer { _, client in
+            let kiiApp = kiiApp
+            let user = try await client.send(.post, "\(kii)/users", json: #"{"loginName":"owner","password":"Owner-pw1"}"#, headers: kiiApp)
+            let userID = try #require(user.json("userID")?.stringValue)
+            let chunk = #"understudy.app("kii").groups.create{ name = "crew", owner = "\#(userID)" }"#
+            #expect(try await client.send(.post, "/_understudy/lua", text: chunk).status < 400)
+            // Refused before its operation ran (no token): a comment, which names the user by the expression.
+            #expect(try await client.send(.get, "\(kii)/users/\(userID)/topics/nothing/acl").status >= 400)
+            let file = try await client.recording()
+            #expect(!file.contains(userID), "\(file)")
+            let result = runScenarios(file, file: "recorded.lua")
+            #expect(result.outcomes.first?.status == .passed, "\(result.outcomes.first?.message ?? "")\n\(file)")
+        }
+    }
+
+    @Test("a push scheduled at a fraction of a second past the hour fires in the replay when the clock is set to it, as it did")
+    func scheduledAtTheClockSet() async throws {
+        try await withServer { _, client in
+            let device = #"{"deviceToken":"t-1","deviceId":"phone-1","os":"IOS","channels":["news"]}"#
+            #expect(try await client.send(.post, "\(backendless)/messaging/registrations", json: device).status == 200)
+            let state = try await client.control(.get, "/state?limit=0")
+            let now = try #require(state.json("apps")?[0]?["clock"]?["now"]?.value.numberValue)
+            // The app computes the time from its own clock: an hour and half a second ahead of the server's.
+            let at = (now + 3600.5) * 1000
+            let publish = try await client.send(.post, "\(backendless)/messaging/news", json: #"{"message":"later","publishAt":\#(Int64(at))}"#)
+            #expect(publish.status == 200, "\(publish.text)")
+            _ = try await client.control(.post, "/clock/set", json: #"{"now": \#(Double(Int64(at)) / 1000)}"#)
+            let file = try await client.recording()
+            #expect(file.contains("expect.equal(push1.message, \"later\")"), "\(file)")
+            let result = runScenarios(file, file: "recorded.lua")
+            #expect(result.outcomes.first?.status == .passed, "\(result.outcomes.first?.message ?? "")\n\(file)")
+        }
+    }
+
     @Test("a password the app logs in with after a reset by a temporary password comes from the outbox")
     func generatedPasswordFromOutbox() async throws {
         try await withServer { _, client in

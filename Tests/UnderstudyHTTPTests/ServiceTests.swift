@@ -122,7 +122,7 @@ struct HealthRouteTests {
             Thread.detachNewThread {
                 server.withStage { _ in
                     holding.signal()
-                    usleep(3_000_000)
+                    usleep(8_000_000)  // long enough for both requests to be answered on a loaded machine
                     released.pass(1)
                 }
             }

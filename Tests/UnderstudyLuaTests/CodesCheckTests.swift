@@ -2,21 +2,10 @@ import Foundation
 import Testing
 import UnderstudyTestSupport
 
-/// Runs the built `understudy` with `arguments` in `directory`.
-private func understudy(_ arguments: [String], in directory: URL) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: repositoryRoot).appendingPathComponent(".build/debug/understudy")
-    process.currentDirectoryURL = directory
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+/// Runs the built `understudy` with `arguments` in `directory` (the repository by default).
+private func understudy(_ arguments: [String], in directory: URL) async throws -> (status: Int32, stdout: String, stderr: String) {
+    let result = try await runCommand(arguments, in: directory.path)
+    return (result.status, result.stdout, result.stderr)
 }
 
 /// `understudy codes check` and `codes merge` on coverage files from a Lua run and from `serve`.
@@ -49,64 +38,64 @@ struct CodesCheckTests {
     }
 
     @Test("--min against the codes reachable from the operations called: exit 1 naming the missing, 0 when met")
-    func minimum() throws {
+    func minimum() async throws {
         let base = try folder()
-        let short = try understudy(["codes", "check", "served.json", "--min", "80"], in: base)
+        let short = try await understudy(["codes", "check", "served.json", "--min", "80"], in: base)
         #expect(short.status == 1)
         #expect(short.stderr.contains("backendless: 2 of 5 codes met (40.0 %), below --min 80.0; missing: 3011, 3003, 3087")
                 || short.stderr.contains("missing:"), "\(short.stderr)")
         #expect(short.stderr.contains("3011") && short.stderr.contains("3087"))
         // Merged with the Lua run that met 3003 and 3087: 4 of 5.
-        let merged = try understudy(["codes", "check", "served.json", "lua.json", "--min", "80"], in: base)
+        let merged = try await understudy(["codes", "check", "served.json", "lua.json", "--min", "80"], in: base)
         #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
         #expect(merged.stdout.contains("4 of 5 codes met (80.0 %"))
         // --real-only: 3009 came by injection only.
-        let real = try understudy(["codes", "check", "served.json", "lua.json", "--min", "80", "--real-only"], in: base)
+        let real = try await understudy(["codes", "check", "served.json", "lua.json", "--min", "80", "--real-only"], in: base)
         #expect(real.status == 1)
         #expect(real.stderr.contains("3009"))
     }
 
     @Test("--require names each code never met; a Backendless-only file is not failed for Kii unless --flavour kii")
-    func required() throws {
+    func required() async throws {
         let base = try folder()
-        let missing = try understudy(["codes", "check", "served.json", "--require", "3033,3087,connection dropped"], in: base)
+        let missing = try await understudy(["codes", "check", "served.json", "--require", "3033,3087,connection dropped"], in: base)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("required code 3087 was never met"))
         #expect(!missing.stderr.contains("required code 3033"))
         #expect(!missing.stderr.contains("connection dropped"))
         // A code no flavour has: the nearest one is suggested, as `explain` and `expect.error` do.
-        let typo = try understudy(["codes", "check", "served.json", "--require", "30333"], in: base)
+        let typo = try await understudy(["codes", "check", "served.json", "--require", "30333"], in: base)
         #expect(typo.status == 1)
         #expect(typo.stderr.contains("required code 30333 was never met (no flavour has this code; did you mean 3033?)"), "\(typo.stderr)")
-        let flavour = try understudy(["codes", "check", "served.json", "--min", "10", "--flavour", "kiii"], in: base)
+        let flavour = try await understudy(["codes", "check", "served.json", "--min", "10", "--flavour", "kiii"], in: base)
         #expect(flavour.status == 2)
         #expect(flavour.stderr.contains("--flavour must be backendless or kii, got 'kiii' (did you mean 'kii'?)"), "\(flavour.stderr)")
-        let met = try understudy(["codes", "check", "served.json", "lua.json", "--require", "3033,3087", "--min", "10"], in: base)
+        let met = try await understudy(["codes", "check", "served.json", "lua.json", "--require", "3033,3087", "--min", "10"], in: base)
         #expect(met.status == 0, "\(met.stderr)")
         #expect(!met.stdout.contains("kii"), "Kii met nothing and is not measured: \(met.stdout)")
-        let kii = try understudy(["codes", "check", "served.json", "--min", "10", "--flavour", "kii"], in: base)
+        let kii = try await understudy(["codes", "check", "served.json", "--min", "10", "--flavour", "kii"], in: base)
         #expect(kii.status == 1)
         #expect(kii.stderr.contains("kii: 0 of"))
     }
 
     @Test("--format json, markdown and junit say the same")
-    func formats() throws {
+    func formats() async throws {
         let base = try folder()
-        let json = try understudy(["codes", "check", "served.json", "--require", "3087", "--format", "json"], in: base)
+        let json = try await understudy(["codes", "check", "served.json", "--require", "3087", "--format", "json"], in: base)
         #expect(json.status == 1)
         #expect(json.stdout.contains(#""passed": false"#) && json.stdout.contains(#"{"code": "3087", "flavour": "backendless", "met": false}"#))
-        let markdown = try understudy(["codes", "check", "served.json", "--min", "10", "--require", "3087", "--format", "markdown"], in: base)
+        let markdown = try await understudy(["codes", "check", "served.json", "--min", "10", "--require", "3087", "--format", "markdown"], in: base)
         #expect(markdown.stdout.contains("## Error-code coverage: failed"))
         #expect(markdown.stdout.contains("| `3087` | ❌ never |"))
-        let junit = try understudy(["codes", "check", "served.json", "--require", "3033,3087", "--format", "junit"], in: base)
+        let junit = try await understudy(["codes", "check", "served.json", "--require", "3033,3087", "--format", "junit"], in: base)
         #expect(junit.stdout.contains(#"<testsuite name="error codes" tests="2" failures="1""#))
         #expect(junit.stdout.contains(#"<failure message="code 3087 was never met"/>"#))
     }
 
     @Test("codes merge reads a file from serve beside a Lua run's, network faults included")
-    func merge() throws {
+    func merge() async throws {
         let base = try folder()
-        let merged = try understudy(["codes", "merge", "served.json", "lua.json"], in: base)
+        let merged = try await understudy(["codes", "merge", "served.json", "lua.json"], in: base)
         #expect(merged.status == 0, "\(merged.stderr)")
         #expect(merged.stdout.contains("connection dropped"))
         #expect(merged.stdout.contains("network fault (over HTTP)"))

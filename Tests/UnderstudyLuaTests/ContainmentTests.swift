@@ -4,26 +4,54 @@ import UnderstudyLua
 import UnderstudyRunner
 import UnderstudyTestSupport
 
-/// Runs `understudy run` (the built binary) on a folder and returns its exit status and output.
-private func runBinary(_ arguments: [String]) throws -> (status: Int32, output: String, seconds: Double) {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+/// Runs `understudy run` (the built binary) on a folder and returns its exit status and output
+/// (or `["__sh__", SCRIPT]`: a shell script), waited for off Swift concurrency's shared threads.
+private func runBinary(_ arguments: [String]) async throws -> (status: Int32, output: String, seconds: Double) {
+    let start = Date()
+    let result = arguments.first == "__sh__"
+        ? try await offTheSharedThreads { try runShell(arguments[1]) }
+        : try await runCommand(arguments).combined
+    return (result.status, result.output, Date().timeIntervalSince(start))
+}
+
+/// Runs a shell script in the repository to its end: its status and what it printed on either stream.
+private func runShell(_ script: String) throws -> (status: Int32, output: String) {
     let process = Process()
-    process.currentDirectoryURL = root
-    if arguments.first == "__sh__" {
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", arguments[1]]
-    } else {
-        process.executableURL = root.appendingPathComponent(".build/debug/understudy")
-        process.arguments = arguments
-    }
+    process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", script]
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe
-    let start = Date()
     try process.run()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self), Date().timeIntervalSince(start))
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// The command lines (program and arguments) of the processes running now, as `/proc` lists them (Linux; elsewhere
+/// none).
+private func runningCommandLines() -> [[String]] {
+    #if os(Linux)
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.filter { $0.allSatisfy(\.isNumber) }.compactMap { pid in
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty else { return nil }
+        return data.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+    }
+    #else
+    return []
+    #endif
+}
+
+extension CommandResult {
+    /// The status, and standard output followed by standard error.
+    fileprivate var combined: (status: Int32, output: String) { (status, stdout + stderr) }
+}
+
+/// Runs scenario source text on a thread of its own: these scenarios burn their whole budget or deadline, and must
+/// not hold one of Swift concurrency's shared threads (one per core) meanwhile, which would stall other tests.
+private func runContained(_ source: String, file: String = "scenarios/test.lua", limits: ScenarioLimits) async -> SuiteResult {
+    await offTheSharedThreads { runScenarios(source, file: file, limits: limits) }
 }
 
 private func limits(_ instructions: Int64 = 100_000, memory: Int = 8, timeout: Double = 2) -> ScenarioLimits {
@@ -33,19 +61,19 @@ private func limits(_ instructions: Int64 = 100_000, memory: Int = 8, timeout: D
 @Suite("Containment: no scenario can hang, crash, falsify or starve a run")
 struct ContainmentTests {
     @Test("a failing load reader in a loop is stopped by the budget (the handler no longer resets the hook count)")
-    func loadLoopIsStopped() {
-        let result = runScenarios(#"scenario("l", function() while true do load(function() error("x") end) end end)"#, limits: limits())
+    func loadLoopIsStopped() async {
+        let result = await runContained(#"scenario("l", function() while true do load(function() error("x") end) end end)"#, limits: limits())
         #expect(result.outcome("l")?.message?.contains("instruction budget exhausted") == true)
     }
 
     @Test("a load loop at a file's top level is a load error, not a hang")
-    func topLevelLoadLoop() {
-        let result = runScenarios(#"while true do load(function() error("x") end) end"#, limits: limits())
+    func topLevelLoadLoop() async {
+        let result = await runContained(#"while true do load(function() error("x") end) end"#, limits: limits())
         #expect(result.loadErrors.first?.message.contains("instruction budget exhausted") == true)
     }
 
     @Test("a raising fault predicate called in a loop is stopped by the budget")
-    func raisingPredicateLoop() {
+    func raisingPredicateLoop() async {
         let source = #"""
             scenario("p", function()
               local app = understudy.backendless()
@@ -53,46 +81,47 @@ struct ContainmentTests {
               while true do pcall(app.users.logout, "t") end
             end)
             """#
-        #expect(runScenarios(source, limits: limits()).outcome("p")?.message?.contains("instruction budget exhausted") == true)
+        let message = await runContained(source, limits: limits()).outcome("p")?.message ?? ""
+        #expect(message.contains("instruction budget exhausted"), "\(message)")
     }
 
     @Test("an error object's __tostring runs under the budget, even through xpcall(loop, loop)")
-    func describingIsBudgeted() {
+    func describingIsBudgeted() async {
         let source = #"""
             scenario("t", function()
               local function loop() while true do end end
               error(setmetatable({}, { __tostring = function() return xpcall(loop, loop) end }))
             end)
             """#
-        #expect(runScenarios(source, limits: limits()).outcome("t")?.message?.contains("instruction budget exhausted") == true)
+        #expect(await runContained(source, limits: limits()).outcome("t")?.message?.contains("instruction budget exhausted") == true)
     }
 
     @Test("seeding past the budget fails before seeding")
-    func seedIsCheckedWhenCharged() {
+    func seedIsCheckedWhenCharged() async {
         let source = #"scenario("s", function() understudy.kii().users.seed{ count = 1000000, username = "u%d", password = "secret1" } end)"#
-        let result = runScenarios(source, limits: limits())
+        let result = await runContained(source, limits: limits())
         #expect(result.outcome("s")?.message?.contains("instruction budget exhausted") == true)
         #expect((result.outcome("s")?.duration ?? 99) < 1)
     }
 
     @Test("Lua patterns are charged as they run", arguments: [".-.-b", ".*.*b", "(.-)(.-)b"])
-    func patternsAreCharged(pattern: String) {
+    func patternsAreCharged(pattern: String) async {
         let source = "scenario(\"p\", function() (\"a\"):rep(30000):find(\"\(pattern)\") end)"
-        #expect(runScenarios(source, limits: limits()).outcome("p")?.message?.contains("instruction budget exhausted") == true)
+        #expect(await runContained(source, limits: limits()).outcome("p")?.message?.contains("instruction budget exhausted") == true)
     }
 
     @Test("C loops with no hook inside are charged before they start", arguments: [
         #"local s = (""):rep(math.maxinteger)"#, #"local s = ("x"):rep(1 << 40, "")"#, "table.move({}, 1, 1e15, 2)",
     ])
-    func cLoopsAreCharged(call: String) {
+    func cLoopsAreCharged(call: String) async {
         let source = "scenario(\"c\", function() \(call) end)\nscenario(\"after\", function() expect.equal((\"ab\"):rep(2), \"abab\") end)"
-        let result = runScenarios(source, limits: limits())
+        let result = await runContained(source, limits: limits())
         #expect(result.outcome("c")?.status == .failed)
         #expect((result.outcome("c")?.duration ?? 99) < 1)
         #expect(result.outcome("after")?.status == .passed)
     }
 
-    @Test("every C loop of the library is charged: the budget alone stops it (no deadline)", arguments: [
+    @Test("every C loop of the library is charged: the budget alone stops it (no deadline)", .serialized, arguments: [
         "table.insert(setmetatable({}, { __len = function() return 1 << 40 end }), 1, 'x')",
         "table.remove(setmetatable({}, { __len = function() return 1 << 50 end }), 2)",
         "local h, n = ('a'):rep(1 << 20), ('a'):rep(1 << 12) .. 'b'; while true do h:find(n, 1, true) end",
@@ -116,9 +145,9 @@ struct ContainmentTests {
         "local t = {}; for i = 1, 100000 do t[i] = i end; while true do math.max(table.unpack(t)) end",
         "local s = ('a'):rep(1 << 20); while true do print(s) end",
     ])
-    func cLoopsAreBoundedByTheBudget(call: String) {
+    func cLoopsAreBoundedByTheBudget(call: String) async {
         let source = "scenario(\"c\", function() \(call) end)\nscenario(\"after\", function() expect.equal((\"ab\"):rep(2), \"abab\") end)"
-        let result = runScenarios(source, limits: limits(2_000_000, memory: 64, timeout: 0))
+        let result = await runContained(source, limits: limits(2_000_000, memory: 64, timeout: 0))
         #expect(result.outcome("c")?.message?.contains("instruction budget exhausted") == true, "\(result.outcome("c")?.message ?? "")")
         #expect((result.outcome("c")?.duration ?? 99) < 2)
         #expect(result.outcome("after")?.status == .passed)
@@ -126,9 +155,9 @@ struct ContainmentTests {
 
     @Test("Lua 5.4.4's emergency-GC bug (a weak metatable's __newindex table grown past the cap) is a memory failure, not a crash",
           arguments: ["4", "8", "12", "32", "64"])
-    func emergencyCollectionIsGuarded(cap: String) throws {
+    func emergencyCollectionIsGuarded(cap: String) async throws {
         // A generous deadline: the memory cap, not the clock, must be what stops it, however loaded the machine.
-        let run = try runBinary(["run", "Tests/HostileScenarios/weak-newindex.lua", "--in-process", "--max-memory", cap, "--timeout", "120"])
+        let run = try await runBinary(["run", "Tests/HostileScenarios/weak-newindex.lua", "--in-process", "--max-memory", cap, "--timeout", "120"])
         #expect(run.status == 1, "\(run.output)")
         #expect(run.output.contains("memory cap exceeded"), "\(run.output)")
         #expect(run.output.contains("✓ innocent after the weak __newindex"), "\(run.output)")
@@ -140,13 +169,13 @@ struct ContainmentTests {
         "local _ENV -- a comment\n <close> = nil",
         "local _ENV --[==[ ]] ]==] <const> = _ENV",
     ])
-    func constEnvIsRefusedByTokens(declaration: String) {
-        let result = runScenarios(declaration + "\nscenario(\"s\", function() end)", limits: limits(memory: 64))
+    func constEnvIsRefusedByTokens(declaration: String) async {
+        let result = await runContained(declaration + "\nscenario(\"s\", function() end)", limits: limits(memory: 64))
         #expect(result.loadErrors.first?.message.contains("an attribute on _ENV is not allowed") == true, "\(result.loadErrors)")
     }
 
     @Test("the words _ENV <const> inside comments and strings do not refuse a file")
-    func constEnvInCommentsAndStrings() {
+    func constEnvInCommentsAndStrings() async {
         let source = #"""
             -- local _ENV <const> = {} is refused by the loader
             --[[ _ENV <close> ]]
@@ -154,7 +183,7 @@ struct ContainmentTests {
                 _ENV <const>"
             scenario("s", function() expect.truthy(text:find("_ENV", 1, true)) end)
             """#
-        let result = runScenarios(source, limits: limits(memory: 64))
+        let result = await runContained(source, limits: limits(memory: 64))
         #expect(result.loadErrors.isEmpty, "\(result.loadErrors)")
         #expect(result.outcome("s")?.status == .passed)
     }
@@ -166,19 +195,19 @@ struct ContainmentTests {
         #"SMOKE.skip = "later""#,
         #"SMOKE.tags[1] = nil; SMOKE.skip = true"#,
     ])
-    func optionsAreReadOnce(attack: String) {
+    func optionsAreReadOnce(attack: String) async {
         let source = """
             local SMOKE = { tags = { "smoke" } }
             scenario("attack", SMOKE, function() \(attack) end)
             scenario("honest", SMOKE, function() expect.equal(1, 2) end)
             """
-        let result = runScenarios(source, limits: limits(memory: 64))
+        let result = await runContained(source, limits: limits(memory: 64))
         #expect(result.outcome("honest")?.status == .failed, "\(result.outcome("honest").map { "\($0.status)" } ?? "")")
         #expect(result.outcome("honest")?.declaration.tags == ["smoke"])
     }
 
     @Test("expect.equal compares cyclic tables: equal ones pass, different ones fail")
-    func cyclicTablesCompare() {
+    func cyclicTablesCompare() async {
         let source = #"""
             scenario("c", function()
               local a, b = {}, {}
@@ -193,12 +222,12 @@ struct ContainmentTests {
               expect.fails(function() expect.equal(p, q) end)
             end)
             """#
-        let result = runScenarios(source, limits: limits(memory: 64))
+        let result = await runContained(source, limits: limits(memory: 64))
         #expect(result.outcome("c")?.status == .passed, "\(result.outcome("c")?.message ?? "")")
     }
 
     @Test("utf8.codes refuses a continuation byte without its lead (Lua 5.4.4 skipped it)")
-    func utf8CodesIsStrict() {
+    func utf8CodesIsStrict() async {
         let source = #"""
             scenario("u", function()
               expect.fails(function() for _ in utf8.codes("a\x80") do end end)
@@ -207,14 +236,14 @@ struct ContainmentTests {
               expect.equal(#seen, 2)
             end)
             """#
-        let result = runScenarios(source, limits: limits())
+        let result = await runContained(source, limits: limits())
         #expect(result.outcome("u")?.status == .passed, "\(result.outcome("u")?.message ?? "")")
     }
 
     @Test("a Lua loop past --timeout is reported as timed out with its line")
-    func timeoutInLua() {
+    func timeoutInLua() async {
         let source = "scenario(\"t\", function()\n  while true do end\nend)\nscenario(\"after\", function() end)"
-        let result = runScenarios(source, limits: limits(Int64.max / 2, memory: 64, timeout: 0.3))
+        let result = await runContained(source, limits: limits(Int64.max / 2, memory: 64, timeout: 0.3))
         #expect(result.outcome("t")?.message == "timed out after 0.3 s (raise it with --timeout)")
         #expect(result.outcome("t")?.location == "scenarios/test.lua:2")
         #expect(result.outcome("after")?.status == .passed)
@@ -227,17 +256,17 @@ struct ContainmentTests {
         #"getmetatable("").__index = {}"#,
         #"getmetatable("").__metatable = "locked"; string.upper = nil"#,
     ])
-    func isolation(attack: String) {
+    func isolation(attack: String) async {
         let source = """
             scenario("attack", function() \(attack) end)
             scenario("honest", function() expect.equal(("abc"):upper(), "ABC"); expect.fails(function() expect.equal(1, 2) end) end)
             """
-        let result = runScenarios(source, limits: limits(memory: 64))
+        let result = await runContained(source, limits: limits(memory: 64))
         #expect(result.outcome("honest")?.status == .passed, "\(result.outcome("honest")?.message ?? "")")
     }
 
     @Test("serve stops within seconds of SIGTERM although a 10-minute delay fault holds a reply, and at a second signal at once")
-    func serveStopsDespiteDelay() throws {
+    func serveStopsDespiteDelay() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         for signals in [[SIGTERM], [SIGINT, SIGINT]] {
             let port = 20_000 + Int(getpid() % 5_000) + Int(signals.count) * 7
@@ -256,14 +285,14 @@ struct ContainmentTests {
             let request = "POST /UNDERSTUDY-APP/UNDERSTUDY-REST-KEY/users/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
             var sent = false
             for _ in 0..<100 where !sent {
-                Thread.sleep(forTimeInterval: 0.1)
+                try await Task.sleep(for: .milliseconds(100))
                 sent = Self.sendOnce(port: port, request)
             }
             try #require(sent, "the server did not start")
-            Thread.sleep(forTimeInterval: 0.3)
+            try await Task.sleep(for: .milliseconds(300))
             let start = Date()
-            for number in signals { kill(process.processIdentifier, number); Thread.sleep(forTimeInterval: 0.05) }
-            while process.isRunning, Date().timeIntervalSince(start) < 10 { Thread.sleep(forTimeInterval: 0.05) }
+            for number in signals { kill(process.processIdentifier, number); try await Task.sleep(for: .milliseconds(50)) }
+            while process.isRunning, Date().timeIntervalSince(start) < 10 { try await Task.sleep(for: .milliseconds(50)) }
             #expect(!process.isRunning, "still running 10 s after \(signals)")
             // "Within a few seconds" (the delay pending is ten minutes); room for a loaded machine.
             #expect(Date().timeIntervalSince(start) < 6, "\(signals): \(Date().timeIntervalSince(start)) s")
@@ -305,7 +334,7 @@ struct ContainmentTests {
     ]
 
     @Test("a scenario cannot arm a finalizer, or change a shared metatable, that acts in a later scenario", arguments: finalizerAttacks)
-    func noFinalizerThroughSharedTables(attack: String) {
+    func noFinalizerThroughSharedTables(attack: String) async {
         let source = """
             local function DISARM() rawset(expect, "equal", function() end); rawset(_G, "PWNED", true) end
             scenario("attack", function() \(attack) end)
@@ -317,13 +346,13 @@ struct ContainmentTests {
               expect.equal(1 + 1, 3)
             end)
             """
-        let result = runScenarios(source, limits: limits(memory: 64))
+        let result = await runContained(source, limits: limits(memory: 64))
         #expect(result.outcome("honest")?.status == .failed, "\(attack)")
         #expect(result.outcome("honest")?.message?.contains("expected 3, got 2") == true, "\(attack): \(result.outcome("honest")?.message ?? "")")
     }
 
     @Test("a memory-cap failure points at the line that allocated, not the scenario's first line")
-    func memoryFailurePointsAtTheLine() {
+    func memoryFailurePointsAtTheLine() async {
         let source = #"""
             scenario("a loop", function()
               local t = {}
@@ -347,7 +376,7 @@ struct ContainmentTests {
               grow(300 * 1024 * 1024)
             end)
             """#
-        let result = runScenarios(source, file: "s/memory.lua", limits: limits(Int64.max / 2, memory: 16, timeout: 20))
+        let result = await runContained(source, file: "s/memory.lua", limits: limits(Int64.max / 2, memory: 16, timeout: 20))
         for (name, line) in [("a loop", 5), ("one big string", 10), ("caught, then raised again", 14), ("in a helper", 19)] {
             let outcome = result.outcome(name)
             #expect(outcome?.message?.contains("memory cap exceeded") == true, "\(name): \(outcome?.message ?? "passed")")
@@ -356,18 +385,18 @@ struct ContainmentTests {
     }
 
     @Test("an error object's __tostring cannot allocate past the cap")
-    func describingIsCapped() {
+    func describingIsCapped() async {
         let source = #"""
             scenario("m", function()
               error(setmetatable({}, { __tostring = function() local t = {} for i = 1, 1e8 do t[i] = ("x"):rep(100) .. i end return "" end }))
             end)
             """#
-        let result = runScenarios(source, limits: limits(Int64.max / 2, memory: 8, timeout: 10))
+        let result = await runContained(source, limits: limits(Int64.max / 2, memory: 8, timeout: 10))
         #expect(result.outcome("m")?.message?.contains("memory cap exceeded") == true)
     }
 
     @Test("backends count towards the memory cap, and a big result stops building at the cap")
-    func backendsAreCapped() {
+    func backendsAreCapped() async {
         let source = #"""
             scenario("apps", function() for _ = 1, 1500000 do understudy.backendless() end end)
             scenario("all", function()
@@ -377,14 +406,14 @@ struct ContainmentTests {
             end)
             scenario("fine", function() end)
             """#
-        let result = runScenarios(source, limits: limits(Int64.max / 2, memory: 4, timeout: 20))
+        let result = await runContained(source, limits: limits(Int64.max / 2, memory: 4, timeout: 20))
         #expect(result.outcome("apps")?.message?.contains("memory cap exceeded") == true)
         #expect(result.outcome("all")?.message?.contains("memory cap exceeded") == true)
         #expect(result.outcome("fine")?.status == .passed)
     }
 
     @Test("push registrations count towards the memory cap, and a nested call's growth is counted once")
-    func registrationsAreCapped() {
+    func registrationsAreCapped() async {
         let source = #"""
             scenario("devices", function()
               local app = understudy.backendless()
@@ -410,7 +439,7 @@ struct ContainmentTests {
             end)
             scenario("fine", function() end)
             """#
-        let result = runScenarios(source, limits: limits(Int64.max / 2, memory: 4, timeout: 20))
+        let result = await runContained(source, limits: limits(Int64.max / 2, memory: 4, timeout: 20))
         #expect(result.outcome("devices")?.message?.contains("memory cap exceeded") == true, "\(result.outcome("devices")?.message ?? "")")
         #expect(result.outcome("installations")?.message?.contains("memory cap exceeded") == true, "\(result.outcome("installations")?.message ?? "")")
         #expect(result.outcome("nested")?.status == .passed, "\(result.outcome("nested")?.message ?? "")")
@@ -418,20 +447,20 @@ struct ContainmentTests {
     }
 
     @Test("load outside pcall returns the reader's error, not the runner's report table")
-    func loadReaderError() {
+    func loadReaderError() async {
         let source = #"scenario("l", function() local f, err = load(function() error("reader broke", 0) end); expect.is_nil(f); expect.equal(err, "reader broke") end)"#
-        #expect(runScenarios(source, limits: limits()).outcome("l")?.status == .passed)
+        #expect(await runContained(source, limits: limits()).outcome("l")?.status == .passed)
     }
 
     @Test("skip() at a file's top level says what happened")
-    func topLevelSkip() {
-        let result = runScenarios(#"skip("later")"#, limits: limits())
+    func topLevelSkip() async {
+        let result = await runContained(#"skip("later")"#, limits: limits())
         #expect(result.loadErrors.first?.message.contains("skip()") == true)
         #expect(result.loadErrors.first?.message.contains("later") == true)
     }
 
     @Test("a nested binding call leaves the outer call's argument names in place")
-    func nestedArgumentNames() {
+    func nestedArgumentNames() async {
         let source = #"""
             scenario("n", function()
               local app = understudy.backendless()
@@ -442,15 +471,15 @@ struct ContainmentTests {
               expect.equal(seen, "a@example.com")
             end)
             """#
-        let result = runScenarios(source, limits: limits(memory: 64))
+        let result = await runContained(source, limits: limits(memory: 64))
         #expect(result.outcome("n")?.status == .passed, "\(result.outcome("n")?.message ?? "")")
     }
 
     @Test("the hostile folder: ends within its deadlines, exits 1, reports every scenario, innocent ones pass")
-    func hostileFolder() throws {
-        let run = try runBinary(["run", "Tests/HostileScenarios", "--jobs", "2", "--max-instructions", "100000", "--max-memory", "8", "--timeout", "2"])
+    func hostileFolder() async throws {
+        let run = try await runBinary(["run", "Tests/HostileScenarios", "--jobs", "2", "--max-instructions", "100000", "--max-memory", "8", "--timeout", "2"])
         #expect(run.status == 1)
-        #expect(run.seconds < 20)
+        #expect(run.seconds < 60) // each hostile scenario ends at its 2 s deadline or budget; a hang would not end
         for innocent in ["innocent after a load loop", "innocent at the end", "innocent after the C loops", "innocent after the weak __newindex", "innocent after the caps", "still asserts after _ENV", "string methods after the lock"] {
             #expect(run.output.contains("✓ \(innocent)"), "\(innocent)")
         }
@@ -458,20 +487,23 @@ struct ContainmentTests {
     }
 
     @Test("a crash costs its scenario only; a hang in C code is timed out with its line")
-    func crashAndHangInWorkers() throws {
-        let run = try runBinary(["run", "Tests/HostileUnsafe", "--jobs", "2", "--unsafe", "--timeout", "1"])
+    func crashAndHangInWorkers() async throws {
+        let run = try await runBinary(["run", "Tests/HostileUnsafe", "--jobs", "2", "--unsafe", "--timeout", "1"])
         #expect(run.status == 1)
-        #expect(run.seconds < 8) // about 2 s: the stuck program (sleep 30) ends with its worker's process group
+        // The stuck program (sleep 30) ends with its worker's process group: none is left once the run ended.
+        // (A check of what is left, not of how long it took: on a loaded machine the run alone can take half a minute.)
+        #expect(runningCommandLines().filter { $0 == ["sleep", "30"] }.isEmpty, "a stuck program outlived its worker")
+        #expect(run.seconds < 120)
         #expect(run.output.contains("crashed with signal 11 (SIGSEGV)"), "\(run.output)")
         #expect(run.output.contains("timed out after 1 s"))
         #expect(run.output.contains("Tests/HostileUnsafe/crash-and-sleep.lua:10"))
         for innocent in ["innocent before", "innocent between", "innocent after"] { #expect(run.output.contains("✓ \(innocent)")) }
-        let again = try runBinary(["run", "Tests/HostileUnsafe", "--jobs", "2", "--unsafe", "--timeout", "1"])
+        let again = try await runBinary(["run", "Tests/HostileUnsafe", "--jobs", "2", "--unsafe", "--timeout", "1"])
         #expect(again.output.split(separator: "\n").filter { !$0.hasPrefix("seed") } == run.output.split(separator: "\n").filter { !$0.hasPrefix("seed") })
     }
 
     @Test("a worker dies with its runner: kill -TERM the runner while a worker runs a hung scenario (no deadline)")
-    func noOrphans() throws {
+    func noOrphans() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-orphan-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -489,13 +521,13 @@ struct ContainmentTests {
             kill -KILL $runner 2>/dev/null
             true
             """
-        let run = try runBinary(["__sh__", script])
+        let run = try await runBinary(["__sh__", script])
         #expect(run.output.hasPrefix("gone "), "\(run.output)")
         #expect(run.output.trimmingCharacters(in: .whitespacesAndNewlines) != "gone", "no worker was seen: \(run.output)")
     }
 
     @Test("--codes counts the codes scenarios produce in worker processes, as in-process")
-    func codesCrossTheWorkerPipe() throws {
+    func codesCrossTheWorkerPipe() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-codes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -509,7 +541,7 @@ struct ContainmentTests {
             end)
             """#.write(to: file, atomically: true, encoding: .utf8)
         for mode in [[], ["--in-process"]] {
-            let run = try runBinary(["run", file.path, "--codes"] + mode)
+            let run = try await runBinary(["run", file.path, "--codes"] + mode)
             #expect(run.status == 0, "\(run.output)")
             #expect(run.output.contains("3009    real trigger         1         0"), "\(mode): \(run.output)")
             #expect(run.output.contains("3033    injection only       0         1"), "\(mode): \(run.output)")
@@ -520,7 +552,7 @@ struct ContainmentTests {
 @Suite("Scheduled pushes within the limits")
 struct ScheduledPushLimitTests {
     @Test("a message repeating every second over a long advance stops at the memory cap, or the budget, with the limit's message")
-    func repeatingMessageStops() {
+    func repeatingMessageStops() async {
         let source = """
             scenario("memory", function()
               local app = understudy.backendless()
@@ -534,7 +566,7 @@ struct ScheduledPushLimitTests {
               app.clock.advance(1e12)
             end)
             """
-        let result = runScenarios(source, limits: ScenarioLimits(maxInstructions: 5_000_000, maxMemory: 16 * 1024 * 1024, timeout: 20))
+        let result = await runContained(source, limits: ScenarioLimits(maxInstructions: 5_000_000, maxMemory: 16 * 1024 * 1024, timeout: 20))
         #expect(result.outcome("memory")?.message?.contains("memory cap exceeded") == true, "\(result.outcome("memory")?.message ?? "passed")")
         #expect(result.outcome("budget")?.message?.contains("instruction") == true, "\(result.outcome("budget")?.message ?? "passed")")
     }
@@ -545,7 +577,7 @@ struct BackendMemoryTests {
     /// The issue's cases, scaled down (4 MiB instead of 64) with their shape kept: each held far more than the
     /// cap while the account counted a user as 256 bytes and a message's text as nothing.
     @Test("users with many long properties stop at the memory cap, long before they hold their real size")
-    func propertiesCount() {
+    func propertiesCount() async {
         let source = #"""
             scenario("properties", function()
               local app = understudy.backendless()
@@ -557,14 +589,14 @@ struct BackendMemoryTests {
             end)
             scenario("fine", function() end)
             """#
-        let result = runScenarios(source, limits: ScenarioLimits(maxInstructions: Int64.max / 2, maxMemory: 4 << 20, timeout: 20))
+        let result = await runContained(source, limits: ScenarioLimits(maxInstructions: Int64.max / 2, maxMemory: 4 << 20, timeout: 20))
         let message = result.outcome("properties")?.message ?? "passed"
         #expect(message.contains("memory cap exceeded"), "1,000 users × 100 properties of 500 characters (50 MB) under a 4 MiB cap: \(message)")
         #expect(result.outcome("fine")?.status == .passed)
     }
 
     @Test("users.seed with long template properties is refused before it seeds past the cap")
-    func seedTemplateCounts() {
+    func seedTemplateCounts() async {
         let source = #"""
             scenario("seed", function()
               local app = understudy.backendless()
@@ -574,13 +606,13 @@ struct BackendMemoryTests {
               expect.equal(app.users.count(), -1)
             end)
             """#
-        let result = runScenarios(source, limits: ScenarioLimits(maxInstructions: Int64.max / 2, maxMemory: 4 << 20, timeout: 20))
+        let result = await runContained(source, limits: ScenarioLimits(maxInstructions: Int64.max / 2, maxMemory: 4 << 20, timeout: 20))
         let message = result.outcome("seed")?.message ?? "passed"
         #expect(message.contains("memory cap exceeded"), "5,000 users × 20 properties of 480 characters under 4 MiB: \(message)")
     }
 
     @Test("pushes of 4 KB to many devices stop at the memory cap")
-    func pushTextCounts() {
+    func pushTextCounts() async {
         let source = #"""
             scenario("pushes", function()
               local app = understudy.backendless()
@@ -588,7 +620,7 @@ struct BackendMemoryTests {
               for i = 1, 1000 do app.push.publish{ message = ("m"):rep(4095) .. (i % 10) } end
             end)
             """#
-        let result = runScenarios(source, limits: ScenarioLimits(maxInstructions: Int64.max / 2, maxMemory: 4 << 20, timeout: 20))
+        let result = await runContained(source, limits: ScenarioLimits(maxInstructions: Int64.max / 2, maxMemory: 4 << 20, timeout: 20))
         let message = result.outcome("pushes")?.message ?? "passed"
         #expect(message.contains("memory cap exceeded"), "1,000 pushes of 4 KB to 10 devices under 4 MiB: \(message)")
     }

@@ -7,7 +7,7 @@ import UnderstudyTestSupport
 @Suite("The README's example")
 struct ReadmeExampleTests {
     @Test("understudy run prints what the README shows for its example file (but the timing)")
-    func exampleOutputMatches() throws {
+    func exampleOutputMatches() async throws {
         let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
         let section = try #require(readme.range(of: "## A scenario\n\n```lua\n"), "README.md has no '## A scenario' Lua block")
         let rest = readme[section.upperBound...]
@@ -23,16 +23,8 @@ struct ReadmeExampleTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try source.write(to: folder.appendingPathComponent("example.lua"), atomically: true, encoding: .utf8)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: repositoryRoot + "/.build/debug/understudy")
-        process.currentDirectoryURL = folder
-        process.arguments = ["run", "example.lua"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let run = try await runCommand(["run", "example.lua"], in: folder.path)
+        let printed = run.stdout
 
         /// The summary's duration differs from run to run: compare the rest.
         func withoutTiming(_ text: String) -> [String] {
@@ -40,7 +32,7 @@ struct ReadmeExampleTests {
                 line.hasPrefix("seed ") ? "seed …" : String(line)
             }
         }
-        #expect(process.terminationStatus == 1, "the example has one failing scenario on purpose")
+        #expect(run.status == 1, "the example has one failing scenario on purpose")
         #expect(withoutTiming(printed) == withoutTiming(expected), "README.md's example output is stale:\n\(printed)")
     }
 }

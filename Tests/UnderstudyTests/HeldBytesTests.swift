@@ -65,6 +65,21 @@ struct HeldBytesTests {
         #expect(app.heldBytes == empty)
     }
 
+    @Test("a Kii installation counts its registration id's text (a client's 1,024-character tokens); removing it gives it back")
+    func kiiInstallationText() throws {
+        let app = KiiApp(seed: 1)
+        let user = try app.register(username: "alice", password: "secret1")
+        let before = app.heldBytes
+        var ids: [String] = []
+        for index in 0..<100 {
+            let token = String(repeating: "t", count: 1020) + String(1000 + index)
+            ids.append(try app.registerInstallation(userID: user.userID, type: "ANDROID", token: token).installationID)
+        }
+        #expect(app.heldBytes - before >= 100 * 2 * 1024, "100 installations with 1,024-character tokens count \(app.heldBytes - before) bytes")
+        for id in ids { try app.unregisterInstallation(id: id) }
+        #expect(app.heldBytes == before)
+    }
+
     @Test("pushes count their message once per firing; clearing the outbox gives the bytes back")
     func outboxPushes() throws {
         let app = BackendlessApp(seed: 1)

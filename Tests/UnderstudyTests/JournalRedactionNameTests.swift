@@ -17,3 +17,21 @@ struct JournalRedactionNameTests {
         }
     }
 }
+
+@Suite("Journal redaction: secrets in forms and queries, however they are separated or encoded")
+struct JournalRedactionFormTests {
+    @Test("a form or query redacts a secret after '&' or ';', its name percent-encoded or not; other pairs stay as written")
+    func formSeparators() {
+        let cases: [(String, String)] = [
+            ("a=1&password=hunter2", "a=1&password=[redacted]"),
+            ("a=1;password=hunter2", "a=1;password=[redacted]"),
+            ("a=1;pass%77ord=hunter2&b=2", "a=1;pass%77ord=[redacted]&b=2"),
+            ("client_secret=s3&grant_type=x;refresh_token=r", "client_secret=[redacted]&grant_type=x;refresh_token=[redacted]"),
+            ("q=password", "q=password"),
+        ]
+        for (form, redacted) in cases {
+            #expect(JournalRedaction.redactForm(form).text == redacted, "\(form)")
+            #expect(!JournalRedaction.redactForm(form).text.contains("hunter2"))
+        }
+    }
+}

@@ -220,6 +220,13 @@ extension BackendlessApp {
         if !confirmationTokens.isEmpty { confirmationTokens.removeAll { $1 == id } }
         if !recoveryLinks.isEmpty { recoveryLinks = recoveryLinks.filter { $0.value.user != id } }
         consoleBytes -= (roles.assignments.removeValue(forKey: id)?.count ?? 0) * HeldBytes.perEntry
+        // The provider accounts that registered the user no longer lead to it (their next login registers anew).
+        if !oauth.links.isEmpty {
+            for (key, linked) in oauth.links where linked === user {
+                oauth.links[key] = nil
+                consoleBytes -= key.heldBytes
+            }
+        }
     }
 
     /// A social user's update (contract version 3): 3072 for any `password` (null aside), then 3096 for an

@@ -111,9 +111,7 @@ extension BackendlessApp {
         noteColumns(properties)
         user.socialAccount = key.provider
         if let identityKey { identityIndex[identityKey] = user }
-        if oauth.links.updateValue(user, forKey: key) == nil {
-            consoleBytes += HeldBytes.perEntry + HeldBytes.of(key.provider) + HeldBytes.of(key.profileID)
-        }
+        if oauth.links.updateValue(user, forKey: key) == nil { consoleBytes += key.heldBytes }
         user.lastLogin = clock.milliseconds
         return openSession(for: user)
     }

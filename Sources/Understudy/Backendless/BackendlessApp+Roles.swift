@@ -28,6 +28,14 @@ struct RoleDirectory {
     }
 
     func custom(of user: Identifier128) -> [String] { assignments[user] ?? [] }
+
+    /// What a custom role holds (`HeldBytes`: its name, in the list and the set).
+    static func heldBytes(ofRole name: String) -> Int { 2 * HeldBytes.perEntry + HeldBytes.of(name) }
+
+    /// What the custom roles and their assignments hold.
+    var heldBytes: Int {
+        customRoles.reduce(0) { $0 + Self.heldBytes(ofRole: $1) } + assignments.values.reduce(0) { $0 + $1.count * HeldBytes.perEntry }
+    }
 }
 
 /// Why a console call on roles cannot be carried out (a scenario's misuse, raised in Lua).
@@ -45,7 +53,7 @@ extension BackendlessApp {
         if RoleDirectory.systemSet.contains(name) { throw RoleProblem(message: "'\(name)' is a system role") }
         if roles.isCustom(name) { throw RoleProblem(message: "the role '\(name)' is defined already") }
         roles.define(name)
-        consoleBytes += 2 * HeldBytes.perEntry + HeldBytes.of(name)
+        consoleBytes += RoleDirectory.heldBytes(ofRole: name)
     }
 
     /// The roles every app has, as the vendor lists them.

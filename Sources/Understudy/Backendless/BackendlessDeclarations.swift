@@ -53,7 +53,10 @@ extension BackendlessOperation {
                     .string("identity_value", optional: true, from: .bodyField("login"), "the value of the identity property"),
                     .string("password", optional: true, from: .bodyField("password")),
                 ],
-                routes: [.post("/users/login", "Log in with the identity property and password (with objectId and no login: users.login_by_id)", variant: "by_id")],
+                routes: [
+                    .post("/users/login", "Log in with the identity property and password (with objectId and no login: users.login_by_id)")
+                        .handingOver(to: "users.login_by_id", when: .bodyMember("objectId", without: "login"), resolving: ["key": .backendlessKey])
+                ],
                 checks: [.fault, 3034, 3006, 3003, 3036, 3003, 3090, 3087, 3002, 3044], result: session
             ) { app, a throws(BackendlessError) in
                 .record(try app.login(identity: a.optionalString("identity_value"), password: a.optionalString("password")))
@@ -192,7 +195,7 @@ extension BackendlessOperation {
                             ),
                         ],
                         from: .body
-                    )
+                    ).readInLua(by: .backendlessDeviceRegistration)
                 ],
                 routes: [
                     .post("/messaging/registrations", "Register a device for push notifications")
@@ -251,7 +254,7 @@ extension BackendlessOperation {
                             ArgumentDeclaration("device_ids", .strings, optional: true, from: .none, "these devices, on any channel"),
                         ],
                         from: .body
-                    )
+                    ).readInLua(by: .backendlessPublication)
                 ],
                 routes: [
                     .post(
@@ -350,7 +353,7 @@ extension BackendlessOperation {
                             .string("secret", optional: true, from: .bodyField("accessTokenSecret"), "the OAuth1 token secret"),
                         ],
                         optional: true, from: .body
-                    ),
+                    ).readInLua(by: .backendlessOAuthOptions),
                 ],
                 routes: [
                     .post("/users/social/{provider}/login", "Log in through an OAuth provider; the first login registers the user (what the SDKs call)")

@@ -90,6 +90,9 @@ struct OAuthDirectory {
     struct AccountKey: Hashable {
         var provider: String
         var profileID: String
+
+        /// What a link from this account to its user holds (`HeldBytes`).
+        var heldBytes: Int { HeldBytes.perEntry + HeldBytes.of(provider) + HeldBytes.of(profileID) }
     }
 
     /// Accounts by the token a login presents.

@@ -87,8 +87,14 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
                 arguments: arguments, checks: [], result: result, perform: method.map { Performer($0) }
             )
         }
+        func declare(_ arguments: [ArgumentDeclaration] = [], result: ResultKind, onWorld method: @escaping WorldMethod) -> OperationDeclaration {
+            var declaration = declare(arguments, result: result)
+            declaration.perform = Performer(world: method)
+            return declaration
+        }
         let filter = { (name: String, summary: String) in ArgumentDeclaration.string(name, optional: true, from: .none, summary) }
-        let journalFilter = ArgumentDeclaration("filter", .any, optional: true, from: .none, "method, path, op, app_id, status, code, limit")
+        let journalFilter = ArgumentDeclaration("filter", .any, optional: true, from: .none, "method, path, op, app_id, status, code, test, limit")
+            .readInLua(by: .journalFilter)
         switch self {
         case .clockNow:
             return declare(result: .value("number", "now")) { app, _, _ in .value(.double(app.clock.now)) }
@@ -172,10 +178,48 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
                 return .value(.array(app.devices(onChannel: a.string("name")).map(Value.string)))
             }
         case .oauthAccount:
-            // Hand-written in the bridge: the profile is read as a table of strings and counted against the cap.
-            return declare([ArgumentDeclaration("account", .any, from: .none, "provider, token, secret?, profile")], result: .true)
+            // The bridge reads the account (its profile a table of strings); it counts in the backend's footprint
+            // (`consoleBytes`), charged when the call returns.
+            let fields: [ArgumentDeclaration] = [
+                .string("provider", from: .none, "the provider code the app's SDK sends, e.g. \"facebook\""),
+                .string("token", from: .none, "the access token the provider accepts"),
+                .string("secret", optional: true, from: .none, "the OAuth1 token secret, when a login needs one"),
+                ArgumentDeclaration("profile", .stringMap, from: .none, "strings, id required"),
+            ]
+            return declare(
+                [
+                    .table("account", "OAuthAccountDefinition", fields: fields, from: .none, "provider, token, secret?, profile")
+                        .readInLua(by: .backendlessOAuthAccount)
+                ],
+                result: .true
+            ) { app, a, _ in
+                guard case .backendless(let app) = app.flavoured, let account = a.typed("account", as: OAuthAccount.self) else { return .done }
+                do throws(OAuthAccountProblem) {
+                    try app.defineOAuthAccount(account)
+                } catch {
+                    throw CallMisuse("account.\(error.message)")
+                }
+                return .done
+            }
         case .pushTemplatesDefine:
-            return declare([ArgumentDeclaration("template", .any, from: .none, "name, and what the push carries")], result: .true)
+            let fields: [ArgumentDeclaration] = [
+                .string("name", from: .none, "a non-empty string"), .string("message", from: .none, "a string"),
+                .string("title", optional: true, from: .none), .string("subtitle", optional: true, from: .none),
+                ArgumentDeclaration("headers", .stringMap, optional: true, from: .none, "kept on each push"),
+                .oneOf("os", ["ALL", "IOS", "ANDROID"], optional: true, from: .none, "default \"ALL\""),
+                .string("channel", optional: true, from: .none, "default \"default\""),
+            ]
+            return declare(
+                [
+                    .table("template", "PushTemplateDefinition", fields: fields, from: .none, "name, and what the push carries")
+                        .readInLua(by: .backendlessPushTemplate)
+                ],
+                result: .true
+            ) { app, a, _ in
+                guard case .backendless(let app) = app.flavoured, let template = a.typed("template", as: PushTemplate.self) else { return .done }
+                app.definePushTemplate(template)
+                return .done
+            }
         case .groupsCreate:
             let fields: [ArgumentDeclaration] = [
                 .string("name", from: .none), .string("owner", from: .none, "a userID"),
@@ -250,22 +294,52 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
                            result: .record(self == .moduleKii ? "KiiApp" : "BackendlessApp", "app"))
         case .moduleApp:
             return declare([.string("name", from: .none, "an app_id, or \"backendless\" / \"kii\" for the first of a flavour")],
-                           result: .value("BackendlessApp|KiiApp|nil", "app"))
+                           result: .value("BackendlessApp|KiiApp|nil", "app")) { module, a in
+                let name = a.string("name")
+                return .optionalApp(module.apps.first { $0.appID == name } ?? Flavour(rawValue: name).flatMap { flavour in module.apps.first { $0.flavour == flavour } })
+            }
         case .moduleApps:
-            return declare(result: .value("(BackendlessApp|KiiApp)[]", "apps"))
+            return declare(result: .value("(BackendlessApp|KiiApp)[]", "apps")) { module, _ in .apps(module.apps) }
         case .moduleImport:
             // Hand-written in the bridge: it creates apps, as `understudy.backendless` does.
             return declare([ArgumentDeclaration("world", .any, from: .none, "an exported world: { format, apps }")],
                            result: .value("(BackendlessApp|KiiApp)[]", "apps"))
-        case .journalEntries: return declare([journalFilter], result: .value("JournalEntry[]", "entries"))
-        case .journalLast: return declare([journalFilter], result: .optionalRecord("JournalEntry"))
-        case .journalCount: return declare([journalFilter], result: .value("integer", "count"))
-        case .journalClear: return declare(result: .true)
+        case .journalEntries:
+            return declare([journalFilter], result: .value("JournalEntry[]", "entries")) { module, a in
+                .records(try Self.journal(module.world).entries(matching: a.typed("filter", as: JournalFilter.self) ?? JournalFilter()).map { $0 as any Presentable })
+            }
+        case .journalLast:
+            return declare([journalFilter], result: .optionalRecord("JournalEntry")) { module, a in
+                var wanted = a.typed("filter", as: JournalFilter.self) ?? JournalFilter()
+                wanted.limit = 1
+                return .optional(try Self.journal(module.world).entries(matching: wanted).last)
+            }
+        case .journalCount:
+            return declare([journalFilter], result: .value("integer", "count")) { module, a in
+                .value(.int(Int64(try Self.journal(module.world).count(matching: a.typed("filter", as: JournalFilter.self) ?? JournalFilter()))))
+            }
+        case .journalClear:
+            return declare(result: .true) { module, _ in
+                guard let world = module.world else { throw CallMisuse(Self.journalOnlyServed) }
+                world.journal.clear()
+                return .done
+            }
         }
     }
 
     /// A console call's method: any app, the arguments as read, what the adapter lets it spend.
     package typealias ConsoleMethod = @Sendable (any EmulatedApp, CallArguments, any CallLimits) throws -> Outcome
+    /// A module call's method: the served world (nil outside `understudy serve`), the arguments as read.
+    package typealias WorldMethod = @Sendable (ModuleContext, CallArguments) throws -> Outcome
+
+    /// What the journal's calls raise outside `understudy serve`.
+    package static let journalOnlyServed = "the journal records requests served over HTTP; it exists only under `understudy serve`"
+
+    /// The served world's journal; misuse outside `understudy serve`.
+    private static func journal(_ world: ServedWorld?) throws(CallMisuse) -> RequestJournal {
+        guard let world else { throw CallMisuse(journalOnlyServed) }
+        return world.journal
+    }
 
     private static func list<Item: Presentable>(_ items: [Item], _ filter: String?, _ matches: (Item, String) -> Bool) -> Outcome {
         .records((filter.map { wanted in items.filter { matches($0, wanted) } } ?? items).map { $0 as any Presentable })

@@ -46,6 +46,9 @@ package protocol EmulatedApp: AnyObject {
     /// What the app's records hold (`HeldBytes`): users with their properties, push registrations, the outbox and
     /// scheduled messages. A running total, kept as records change: reading it costs nothing.
     var heldBytes: Int { get }
+    /// What `heldBytes` counts that an export leaves out (sessions and tokens, the outbox, faults): an imported
+    /// app holds `heldBytes - transientBytes` of the app exported.
+    var transientBytes: Int { get }
     /// What the console's definitions and settings hold (`HeldBytes`), part of `heldBytes`.
     var consoleBytes: Int { get set }
     /// Asked before a call builds what its arguments do not bound (`GrowthCheck`); its owner installs it.
@@ -147,6 +150,12 @@ extension BackendlessApp {
             + consoleBytes + oauth.requestBytes
             + (sessions.count + confirmationTokens.count + recoveryLinks.count) * HeldBytes.perToken
     }
+
+    /// What `heldBytes` counts that an export leaves out (sessions, password-recovery links, the outbox, faults,
+    /// OAuth sign-ins in progress): an imported app holds `heldBytes - transientBytes` of the app exported.
+    package var transientBytes: Int {
+        outbox.heldBytes + faults.heldBytes + oauth.requestBytes + (sessions.count + recoveryLinks.count) * HeldBytes.perToken
+    }
 }
 
 extension KiiApp {
@@ -157,7 +166,14 @@ extension KiiApp {
     package var restPath: String { "/api/apps/\(settings.appID)" }
     package var heldBytes: Int {
         HeldBytes.perApp + userBytes + registrationCount * HeldBytes.perRegistration + outbox.heldBytes
-            + faults.heldBytes + consoleBytes + (sessions.count + adminTokens.count) * HeldBytes.perToken
+            + faults.heldBytes + consoleBytes + topicStore.aclBytes + mqttEndpoints.heldBytes + lifecycle.installations.textBytes
+            + (sessions.count + adminTokens.count) * HeldBytes.perToken
+    }
+
+    /// What `heldBytes` counts that an export leaves out (access and administrator tokens, the outbox, faults):
+    /// an imported app holds `heldBytes - transientBytes` of the app exported.
+    package var transientBytes: Int {
+        outbox.heldBytes + faults.heldBytes + (sessions.count + adminTokens.count) * HeldBytes.perToken
     }
 
     /// Nothing in a Kii app waits for the clock: it just moves.

@@ -123,6 +123,13 @@ package struct Fault {
 package struct FaultInjector {
     package private(set) var active: [Fault] = []
     private var finishedHits: [Int: Int] = [:]
+    /// The ids of `finishedHits` in the order they finished, from `finishedStart` on (those before it are
+    /// forgotten): only the last `keptFinishedHits` are remembered, so injecting and clearing faults again and
+    /// again does not grow the backend.
+    private var finishedOrder: [Int] = []
+    private var finishedStart = 0
+    /// How many finished faults' hits are remembered (`hits` of an older one answers nil).
+    package static let keptFinishedHits = 1024
     private var nextID = 1
     /// The faults whose `when` predicate is running: calls made by a predicate are not subject to its own fault.
     var evaluating: Set<Int> = []
@@ -191,7 +198,18 @@ package struct FaultInjector {
     }
 
     private mutating func finish(id: Int, hits: Int) {
-        if finishedHits.updateValue(hits, forKey: id) == nil { heldBytes += HeldBytes.perEntry }
+        guard finishedHits.updateValue(hits, forKey: id) == nil else { return }
+        heldBytes += HeldBytes.perEntry
+        finishedOrder.append(id)
+        if finishedOrder.count - finishedStart > Self.keptFinishedHits {
+            finishedHits[finishedOrder[finishedStart]] = nil
+            heldBytes -= HeldBytes.perEntry
+            finishedStart += 1
+            if finishedStart >= Self.keptFinishedHits {
+                finishedOrder.removeFirst(finishedStart)
+                finishedStart = 0
+            }
+        }
     }
 
     /// Counts a hit of the fault with this id, which a call of its operation matched (its `when` predicate, if

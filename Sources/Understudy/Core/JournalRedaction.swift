@@ -128,18 +128,26 @@ package enum JournalRedaction {
         }
     }
 
-    /// `a=1&password=x` → `a=1&password=[redacted]` (a key compared once decoded: `pass%77ord`), with the number of
-    /// values replaced.
+    /// `a=1&password=x` → `a=1&password=[redacted]` (a key compared once decoded: `pass%77ord`; pairs split at `&`
+    /// and at `;`, which some servers also read as a separator), with the number of values replaced.
     package static func redactForm(_ text: String) -> (text: String, redacted: Int) {
         var redacted = 0
-        let pairs = text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-            let key = pair[..<equals].replacingPercentEscapesForComparison()
-            guard isSecret(key) else { return String(pair) }
-            redacted += 1
-            return pair[..<equals] + "=" + placeholder
+        var out = ""
+        var rest = Substring(text)
+        while true {
+            let end = rest.firstIndex { $0 == "&" || $0 == ";" } ?? rest.endIndex
+            let pair = rest[..<end]
+            if let equals = pair.firstIndex(of: "="), isSecret(pair[..<equals].replacingPercentEscapesForComparison()) {
+                redacted += 1
+                out += pair[..<equals] + "=" + placeholder
+            } else {
+                out += pair
+            }
+            guard end < rest.endIndex else { break }
+            out.append(rest[end])
+            rest = rest[rest.index(after: end)...]
         }
-        return (pairs.joined(separator: "&"), redacted)
+        return (out, redacted)
     }
 
     /// A JSON string's content (between its quotes) with its escapes decoded; invalid escapes are kept as written.

@@ -27,7 +27,18 @@ struct MinHeap<Element> {
         guard !storage.isEmpty else { return nil }
         storage.swapAt(0, storage.count - 1)
         let removed = storage.removeLast()
-        var parent = 0
+        siftDown(from: 0)
+        return removed
+    }
+
+    /// Keeps only the elements `shouldKeep` answers true for (in time linear in the count).
+    mutating func retain(where shouldKeep: (Element) -> Bool) {
+        storage.removeAll { !shouldKeep($0) }
+        for parent in stride(from: storage.count / 2 - 1, through: 0, by: -1) { siftDown(from: parent) }
+    }
+
+    private mutating func siftDown(from start: Int) {
+        var parent = start
         while true {
             let left = 2 * parent + 1
             let right = left + 1
@@ -38,7 +49,6 @@ struct MinHeap<Element> {
             storage.swapAt(parent, smallest)
             parent = smallest
         }
-        return removed
     }
 
     mutating func removeAll() { storage.removeAll() }

@@ -132,6 +132,15 @@ package enum Outcome {
     case records([any Presentable])
     /// Records by name: a Lua table, a JSON object.
     case recordsByName([(name: String, record: any Presentable)])
+    /// A backend: its app table in Lua (`understudy.app(name)`); its app_id over HTTP.
+    case app(any EmulatedApp)
+    /// Backends: a list of their app tables in Lua (`understudy.apps()`); their app_ids over HTTP.
+    case apps([any EmulatedApp])
+
+    /// A backend, or `nothing` for none.
+    package static func optionalApp(_ app: (any EmulatedApp)?) -> Outcome {
+        app.map { .app($0) } ?? .nothing
+    }
 
     /// A record, or `nothing` for none.
     package static func optional(_ record: (some Presentable)?) -> Outcome {
@@ -157,6 +166,10 @@ package struct Performer: Sendable {
     /// the route's resolvers).
     package let adapterFaults: (@Sendable (any EmulatedApp, CallArguments) throws -> Void)?
 
+    /// A module call's method (`understudy.app`, `understudy.journal.*`): over the served world (nil outside
+    /// `understudy serve`) and the backends a script reaches, not one app. The Lua adapter calls it instead of `run`.
+    package let runOnWorld: (@Sendable (ModuleContext, CallArguments) throws -> Outcome)?
+
     package init(
         misuse: MisuseCheck? = nil, adapterFaults: (@Sendable (any EmulatedApp, CallArguments) throws -> Void)? = nil,
         _ run: @escaping @Sendable (any EmulatedApp, CallArguments, any CallLimits) throws -> Outcome
@@ -164,6 +177,15 @@ package struct Performer: Sendable {
         self.misuse = misuse
         self.adapterFaults = adapterFaults
         self.run = run
+        runOnWorld = nil
+    }
+
+    /// A module call's method, over the served world.
+    package init(world run: @escaping @Sendable (ModuleContext, CallArguments) throws -> Outcome) {
+        misuse = nil
+        adapterFaults = nil
+        self.run = { _, _, _ in preconditionFailure("a module call is performed on the served world") }
+        runOnWorld = run
     }
 }
 
@@ -405,4 +427,16 @@ package enum ReplyPresenter: Sendable, Hashable {
 extension ArgumentValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral {
     package init(stringLiteral value: String) { self = .string(value) }
     package init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+/// What a module call (`understudy.app`, `understudy.journal.*`) acts on: the served world (nil outside `understudy
+/// serve`) and every backend a script reaches, in the order they were made (under `serve`, the served apps).
+package struct ModuleContext {
+    package let world: ServedWorld?
+    package let apps: [any EmulatedApp]
+
+    package init(world: ServedWorld?, apps: [any EmulatedApp]) {
+        self.world = world
+        self.apps = apps
+    }
 }

@@ -86,6 +86,9 @@ package struct ArgumentDeclaration: Sendable, Hashable {
     package var summary: String
     /// What an optional argument is when a Lua call leaves it out (nil: absent).
     package var defaultValue: String?
+    /// The named reader the Lua adapter reads it with, where its declared type does not say all a scenario's
+    /// table may hold (nil: read as its type says).
+    package var luaReader: LuaArgumentReader?
     /// How a Lua call's misuse messages word this table field, where its type's own words are not the contract's.
     package var misuse = FieldMisuse()
 
@@ -95,6 +98,13 @@ package struct ArgumentDeclaration: Sendable, Hashable {
         self.optional = optional
         self.http = http
         self.summary = summary
+    }
+
+    /// This argument, read from Lua by `reader`.
+    package func readInLua(by reader: LuaArgumentReader) -> Self {
+        var copy = self
+        copy.luaReader = reader
+        return copy
     }
 
     /// This argument, taken as `value` when a Lua call leaves it out.
@@ -330,10 +340,14 @@ package struct RouteDeclaration: Sendable, Hashable {
 
     /// This route, answering `operation` (a name of the same flavour) instead when `condition` holds, the route
     /// then carrying the arguments at `sources`.
-    package func handingOver(to operation: String, when condition: HandoverCondition, sources: [String: HTTPSource] = [:]) -> Self {
+    package func handingOver(
+        to operation: String, when condition: HandoverCondition, sources: [String: HTTPSource] = [:],
+        resolving resolvers: [String: ArgumentResolver] = [:]
+    ) -> Self {
         var route = self
         route.handovers = []
         route.sources.merge(sources) { $1 }
+        for (name, resolver) in resolvers.sorted(by: { $0.key < $1.key }) { route.resolvers.append(ResolvedArgument(name: name, resolver: resolver)) }
         var copy = self
         copy.handovers.append(RouteHandover(operation: operation, condition: condition, route: route))
         return copy
@@ -478,6 +492,9 @@ package struct RouteHandover: Sendable, Hashable {
 package enum HandoverCondition: Sendable, Hashable {
     /// This query item is present.
     case query(String)
+    /// The JSON body is an object with member `member` and without member `without` (`POST users/login` with an
+    /// `objectId` and no `login` is `users.login_by_id`, the JS SDK's `login(objectId)`).
+    case bodyMember(String, without: String)
 }
 
 /// An argument a route works out with a named resolver.

@@ -80,13 +80,16 @@ package final class ServedWorld {
         return replaced
     }
 
+    /// Whether the world may grow by `bytes` (every one of `growthChecks` admits it): what an app's
+    /// `admitsGrowth` asks, and an import before its apps join.
+    package func admitsGrowth(_ bytes: Int) -> Bool {
+        for check in growthChecks where !check(bytes) { return false }
+        return true
+    }
+
     /// Makes the world's checks the app's `admitsGrowth`.
     private func adopt(_ app: any EmulatedApp) {
-        app.admitsGrowth = { [weak self] bytes in
-            guard let self else { return true }
-            for check in self.growthChecks where !check(bytes) { return false }
-            return true
-        }
+        app.admitsGrowth = { [weak self] bytes in self?.admitsGrowth(bytes) ?? true }
     }
 
     /// The sequence number of the oldest entry the journal holds (the next one when it holds none).

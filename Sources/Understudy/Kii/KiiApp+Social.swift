@@ -109,7 +109,7 @@ extension KiiApp {
     }
 
     /// What a provider account holds (`HeldBytes`).
-    private static func heldBytes(of account: KiiSocialAccount) -> Int {
+    static func heldBytes(of account: KiiSocialAccount) -> Int {
         HeldBytes.perRegistration + HeldBytes.of(account.token) + HeldBytes.of(account.secret) + HeldBytes.of(account.openID)
             + account.profile.reduce(0) { $0 + HeldBytes.perEntry + HeldBytes.of($1.key) + HeldBytes.of($1.value) }
     }

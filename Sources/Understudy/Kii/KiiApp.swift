@@ -37,8 +37,8 @@ package final class KiiApp: EmulatedApp {
     var groupSecrets: SeededGenerator
     /// Provider accounts and their owners (contract v4; see KiiApp+Social).
     var socialStore = KiiSocialStore()
-    /// The MQTT credentials of every MQTT installation, by installationID, removed ones remembered.
-    var mqttEndpoints: [String: KiiMqttCredentials] = [:]
+    /// The MQTT credentials of every MQTT installation, by installationID, the last removed ones remembered.
+    var mqttEndpoints = KiiMqttEndpointStore()
     /// Where the MQTT broker listens (what `installations.mqtt_endpoint` reports).
     package var mqttBroker = MqttBrokerAddress.standard
     /// The broker that delivers pushes to connected MQTT clients (`understudy serve`); nil: none listens.

@@ -33,14 +33,27 @@ struct KiiInstallationStore {
     var byID: ShardedDictionary<String, KiiInstallation> = [:]
     var byRegistration: ShardedDictionary<String, String> = [:]
     var byOwner: [String: Set<String>] = [:]
+    /// What the installations' text holds (`HeldBytes`: the id, the registration id, twice with its key, and the
+    /// owner's userID each) beyond `HeldBytes.perRegistration`, kept as installations come and go: a client's
+    /// 1,024-character tokens count as what they are.
+    private(set) var textBytes = 0
 
     static func key(_ type: KiiDeviceType, _ registrationID: String) -> String { "\(type.rawValue):\(registrationID)" }
 
+    private static func textBytes(of installation: KiiInstallation) -> Int {
+        2 * HeldBytes.of(installation.installationID) + 2 * HeldBytes.of(installation.installationRegistrationID)
+            + HeldBytes.of(installation.userID)
+    }
+
     mutating func store(_ installation: KiiInstallation) {
-        if let old = byID[installation.installationID], old.userID != installation.userID {
-            byOwner[old.userID]?.remove(installation.installationID)
-            if byOwner[old.userID]?.isEmpty == true { byOwner[old.userID] = nil }
+        if let old = byID[installation.installationID] {
+            textBytes -= Self.textBytes(of: old)
+            if old.userID != installation.userID {
+                byOwner[old.userID]?.remove(installation.installationID)
+                if byOwner[old.userID]?.isEmpty == true { byOwner[old.userID] = nil }
+            }
         }
+        textBytes += Self.textBytes(of: installation)
         byID[installation.installationID] = installation
         byRegistration[Self.key(installation.deviceType, installation.installationRegistrationID)] = installation.installationID
         byOwner[installation.userID, default: []].insert(installation.installationID)
@@ -49,6 +62,7 @@ struct KiiInstallationStore {
     @discardableResult
     mutating func remove(_ id: String) -> KiiInstallation? {
         guard let installation = byID.removeValue(forKey: id) else { return nil }
+        textBytes -= Self.textBytes(of: installation)
         byRegistration[Self.key(installation.deviceType, installation.installationRegistrationID)] = nil
         byOwner[installation.userID]?.remove(id)
         if byOwner[installation.userID]?.isEmpty == true { byOwner[installation.userID] = nil }

@@ -39,6 +39,51 @@ struct KiiMqttCredentials: Sendable, Hashable {
     var removed = false
 }
 
+/// The MQTT credentials of every MQTT installation, by installationID: the live ones, and the last
+/// `keptRemoved` removed ones (the broker refuses those with code 5, older ones with code 4 as unknown), so
+/// registering and removing MQTT installations again and again does not grow the app.
+struct KiiMqttEndpointStore {
+    private(set) var byInstallation: [String: KiiMqttCredentials] = [:]
+    /// Removed installations in the order they were removed, from `removedStart` on.
+    private var removedOrder: [String] = []
+    private var removedStart = 0
+    /// How many removed installations' credentials are remembered.
+    static let keptRemoved = 1024
+
+    subscript(installationID: String) -> KiiMqttCredentials? { byInstallation[installationID] }
+    var keys: Dictionary<String, KiiMqttCredentials>.Keys { byInstallation.keys }
+    /// What the credentials hold (`HeldBytes`: a record each), counted towards the memory cap.
+    var heldBytes: Int { byInstallation.count * HeldBytes.perRecord }
+
+    /// Keeps an installation's credentials (a new installation's, or an imported one's).
+    mutating func add(_ installationID: String, _ credentials: KiiMqttCredentials) {
+        byInstallation[installationID] = credentials
+        if credentials.removed { noteRemoved(installationID) }
+    }
+
+    /// Marks an installation's credentials removed; answers them (nil for an installation that has none).
+    mutating func markRemoved(_ installationID: String) -> KiiMqttCredentials? {
+        guard var credentials = byInstallation[installationID] else { return nil }
+        guard !credentials.removed else { return credentials }
+        credentials.removed = true
+        byInstallation[installationID] = credentials
+        noteRemoved(installationID)
+        return credentials
+    }
+
+    private mutating func noteRemoved(_ installationID: String) {
+        removedOrder.append(installationID)
+        guard removedOrder.count - removedStart > Self.keptRemoved else { return }
+        let oldest = removedOrder[removedStart]
+        if byInstallation[oldest]?.removed == true { byInstallation[oldest] = nil }
+        removedStart += 1
+        if removedStart >= Self.keptRemoved {
+            removedOrder.removeFirst(removedStart)
+            removedStart = 0
+        }
+    }
+}
+
 /// What `installations.mqtt_endpoint` answers: `{ installationID, username, password, mqttTopic, host, portTCP,
 /// portSSL, portWS, portWSS, X-MQTT-TTL }`.
 package struct KiiMqttEndpoint: Sendable, Hashable, Presentable {
@@ -112,16 +157,12 @@ extension KiiApp {
     func makeMqttCredentials(for installation: KiiInstallation) {
         let password = newMqttSecret()
         let topic = newMqttSecret()
-        mqttEndpoints[installation.installationID] = KiiMqttCredentials(
-            password: password, topic: topic, userID: installation.userID
-        )
+        mqttEndpoints.add(installation.installationID, KiiMqttCredentials(password: password, topic: topic, userID: installation.userID))
     }
 
     /// Marks an MQTT installation's endpoint removed and closes its connection.
     func mqttInstallationRemoved(_ installation: KiiInstallation) {
-        guard installation.deviceType == .mqtt, var credentials = mqttEndpoints[installation.installationID] else { return }
-        credentials.removed = true
-        mqttEndpoints[installation.installationID] = credentials
+        guard installation.deviceType == .mqtt, let credentials = mqttEndpoints.markRemoved(installation.installationID) else { return }
         mqttDeliveries?.disconnect(appID: appID, topic: credentials.topic)
     }
 

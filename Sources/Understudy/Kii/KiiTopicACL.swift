@@ -91,10 +91,9 @@ extension KiiApp {
     package func grantTopic(topicID: String, action: KiiTopicAction, subject: String, owner: String? = nil) throws(KiiError) {
         let key = try topicACLKey(topicID, owner: owner)
         let subject = try checkedSubject(subject, mustExist: true)
-        guard topicStore.acls[key, default: [:]][action, default: []].insert(subject).inserted else {
+        guard topicStore.grant(key, action, subject) else {
             throw .aclAlreadyExists(action: action.rawValue, subject: subject)
         }
-        consoleBytes += HeldBytes.perEntry + HeldBytes.of(subject)
     }
 
     /// Removes `subject` from the action's entries (the owner's too). Errors, in this order: 404 `USER_NOT_FOUND`
@@ -102,10 +101,9 @@ extension KiiApp {
     package func revokeTopic(topicID: String, action: KiiTopicAction, subject: String, owner: String? = nil) throws(KiiError) {
         let key = try topicACLKey(topicID, owner: owner)
         let subject = try checkedSubject(subject, mustExist: false)
-        guard topicStore.acls[key]?[action]?.remove(subject) != nil else {
+        guard topicStore.revoke(key, action, subject) else {
             throw .aclNotFound(action: action.rawValue, subject: subject)
         }
-        consoleBytes -= HeldBytes.perEntry + HeldBytes.of(subject)
     }
 }
 
@@ -126,6 +124,9 @@ package struct KiiGroup: Sendable, Hashable, Presentable {
         writer.write("owner", owner)
         writer.write("members", strings: members)
     }
+
+    /// What the group holds (`HeldBytes`): a record, its id and name, an entry per member.
+    var heldBytes: Int { HeldBytes.perRecord + HeldBytes.of(groupID) + HeldBytes.of(name) + members.count * HeldBytes.perEntry }
 
     /// `{ groupID, name, owner }`: what `member_of` and `owned_by` list.
     package var summary: KiiGroupSummary { KiiGroupSummary(groupID: groupID, name: name, owner: owner) }
@@ -183,7 +184,7 @@ extension KiiApp {
         } while groupStore.groups.contains { $0.groupID == groupID }
         let group = KiiGroup(groupID: groupID, name: name, owner: ownerID, members: list)
         groupStore.groups.append(group)
-        consoleBytes += HeldBytes.perRecord + HeldBytes.of(groupID) + HeldBytes.of(name) + list.count * HeldBytes.perEntry
+        consoleBytes += group.heldBytes
         return group
     }
 

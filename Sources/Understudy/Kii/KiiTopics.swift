@@ -148,8 +148,19 @@ struct KiiTopicStore {
 
     /// Subscribers (userIDs) of each topic.
     var topics: [Key: Set<String>] = [:]
-    /// Each topic's ACL: subjects by action (contract v4).
-    var acls: [Key: [KiiTopicAction: Set<String>]] = [:]
+    /// Each topic's ACL: subjects by action (contract v4). Changed through `create`, `grant`, `revoke`,
+    /// `replaceACL`, `delete` and `removeAll(of:)`, which keep `aclBytes`.
+    private(set) var acls: [Key: [KiiTopicAction: Set<String>]] = [:]
+    /// What the ACL entries hold (`HeldBytes`: an entry and its subject's text each, the entries a new topic
+    /// starts with too), kept as entries come and go: the memory cap counts it.
+    private(set) var aclBytes = 0
+
+    /// What one ACL entry holds.
+    static func heldBytes(ofEntry subject: String) -> Int { HeldBytes.perEntry + HeldBytes.of(subject) }
+
+    private static func heldBytes(of acl: [KiiTopicAction: Set<String>]?) -> Int {
+        acl?.values.reduce(0) { total, subjects in subjects.reduce(total) { $0 + heldBytes(ofEntry: $1) } } ?? 0
+    }
     /// The topic ids of each scope (owner, empty for the app scope).
     var scopes: [String: Set<String>] = [:]
     /// How many subscriptions all topics hold.
@@ -161,16 +172,36 @@ struct KiiTopicStore {
     mutating func create(_ key: Key) {
         topics[key] = []
         if key.owner.isEmpty {
-            acls[key] = [.subscribe: [KiiTopicAction.anyAuthenticatedUser], .send: []]
+            replaceACL(key, [.subscribe: [KiiTopicAction.anyAuthenticatedUser], .send: []])
         } else {
-            acls[key] = [.subscribe: ["UserID:\(key.owner)"], .send: ["UserID:\(key.owner)"]]
+            replaceACL(key, [.subscribe: ["UserID:\(key.owner)"], .send: ["UserID:\(key.owner)"]])
         }
         scopes[key.owner, default: []].insert(key.topicID)
     }
 
+    /// Gives a topic this ACL (a new topic's, an imported one's), crediting the one it had.
+    mutating func replaceACL(_ key: Key, _ acl: [KiiTopicAction: Set<String>]) {
+        aclBytes += Self.heldBytes(of: acl) - Self.heldBytes(of: acls.updateValue(acl, forKey: key))
+    }
+
+    /// Adds an entry; false when the action lists the subject already.
+    mutating func grant(_ key: Key, _ action: KiiTopicAction, _ subject: String) -> Bool {
+        guard acls[key, default: [:]][action, default: []].insert(subject).inserted else { return false }
+        aclBytes += Self.heldBytes(ofEntry: subject)
+        return true
+    }
+
+    /// Removes an entry; false when the action did not list the subject.
+    mutating func revoke(_ key: Key, _ action: KiiTopicAction, _ subject: String) -> Bool {
+        guard acls[key]?[action]?.remove(subject) != nil else { return false }
+        aclBytes -= Self.heldBytes(ofEntry: subject)
+        return true
+    }
+
+    /// Deletes a topic with its subscriptions and every entry of its ACL (credited back).
     mutating func delete(_ key: Key) {
         guard let subscribers = topics.removeValue(forKey: key) else { return }
-        acls[key] = nil
+        aclBytes -= Self.heldBytes(of: acls.removeValue(forKey: key))
         subscriptionCount -= subscribers.count
         scopes[key.owner]?.remove(key.topicID)
         if scopes[key.owner]?.isEmpty == true { scopes[key.owner] = nil }
@@ -196,7 +227,7 @@ struct KiiTopicStore {
         for key in Array(topics.keys) where topics[key]?.contains(userID) == true { _ = unsubscribe(key, userID) }
         let subject = "UserID:\(userID)"
         for key in Array(acls.keys) {
-            for action in KiiTopicAction.allCases { acls[key]?[action]?.remove(subject) }
+            for action in KiiTopicAction.allCases { _ = revoke(key, action, subject) }
         }
     }
 }

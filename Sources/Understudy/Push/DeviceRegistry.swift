@@ -61,7 +61,7 @@ package struct DeviceRegistry {
     package private(set) var textBytes = 0
     /// `heldCount` registrations and their text.
     package var heldBytes: Int {
-        heldCount * HeldBytes.perRegistration + textBytes + expiries.count * HeldBytes.perEntry
+        heldCount * HeldBytes.perRegistration + textBytes + 2 * expiringCount * HeldBytes.perEntry
     }
 
     /// What one registration holds beyond `HeldBytes.perRegistration`: its text, each channel's name, registration
@@ -74,6 +74,11 @@ package struct DeviceRegistry {
         return total
     }
     private var expiries = MinHeap<Expiry>(by: { $0.time < $1.time })
+    /// How many live registrations have an expiration: `expiries` also holds those of registrations replaced or
+    /// cancelled since (they go when their time comes, or when `expiries` holds twice as many as there are live
+    /// ones, and 64 more), so registering and cancelling again and again does not grow it. `heldBytes` counts
+    /// twice the live ones.
+    private var expiringCount = 0
     private var generation = 0
     private var random: SeededGenerator
     private let capacity: Int
@@ -97,6 +102,31 @@ package struct DeviceRegistry {
         entries[registration.deviceID] = nil
         textBytes -= Self.textBytes(of: registration)
         for channel in registration.channels { members[channel.name]?.remove(registration.deviceID) }
+        if registration.expiration != nil {
+            expiringCount -= 1
+            dropCancelledExpiries()
+        }
+    }
+
+    /// Drops the expirations of registrations replaced or cancelled once they are as many as the live ones (and 64
+    /// more): their count stays within twice the live ones, at a cost linear in what is dropped.
+    private mutating func dropCancelledExpiries() {
+        guard expiries.count >= 2 * expiringCount + 64 else { return }
+        expiries.retain { entries[$0.deviceID]?.generation == $0.generation }
+    }
+
+    /// Keeps a registration (new, or replacing none), counting its text and waiting for its expiration.
+    private mutating func store(_ registration: DeviceRegistration) {
+        generation += 1
+        entries[registration.deviceID] = Entry(registration: registration, generation: generation)
+        textBytes += Self.textBytes(of: registration)
+        for channel in registration.channels {
+            addChannel(channel.name)
+            members[channel.name, default: []].insert(registration.deviceID)
+        }
+        guard let expiresAt = registration.expiration else { return }
+        expiringCount += 1
+        expiries.insert(Expiry(time: expiresAt, deviceID: registration.deviceID, generation: generation))
     }
 
     /// Registers (or re-registers, replacing) a device.
@@ -139,12 +169,7 @@ package struct DeviceRegistry {
             deviceID: deviceID, token: token, os: os, osVersion: osVersion,
             channels: channelNames.map { ($0, random.nextIdentifier().formatted()) }, expiration: expiresAt
         )
-        generation += 1
-        entries[deviceID] = Entry(registration: registration, generation: generation)
-        textBytes += Self.textBytes(of: registration)
-        for name in channelNames { addChannel(name) }
-        for name in channelNames { members[name, default: []].insert(deviceID) }
-        if let expiresAt { expiries.insert(Expiry(time: expiresAt, deviceID: deviceID, generation: generation)) }
+        store(registration)
         return registration
     }
 
@@ -219,7 +244,7 @@ package struct DeviceRegistry {
             guard case .string(let name) = name, Self.isValidChannelName(name) else {
                 throw ArchiveError("\(archive.field("channels"))[\(index + 1)] must be a channel name")
             }
-            if members[name] == nil { members[name] = [] }
+            addChannel(name)
         }
         for reader in try archive.tables("registrations") {
             let osText = try reader.string("os")
@@ -237,12 +262,8 @@ package struct DeviceRegistry {
                 deviceID: try reader.string("device_id"), token: try reader.string("token"), os: os,
                 osVersion: try reader.optionalString("os_version"), channels: channels, expiration: try reader.optionalDouble("expiration")
             )
-            generation += 1
-            entries[registration.deviceID] = Entry(registration: registration, generation: generation)
-            for channel in channels { members[channel.name, default: []].insert(registration.deviceID) }
-            if let expiresAt = registration.expiration {
-                expiries.insert(Expiry(time: expiresAt, deviceID: registration.deviceID, generation: generation))
-            }
+            if let previous = entries[registration.deviceID] { remove(previous.registration) }
+            store(registration)
         }
     }
 

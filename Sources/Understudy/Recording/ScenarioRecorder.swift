@@ -10,8 +10,9 @@
 /// - **Faults pinned as observed.** A fault that fired is injected for that one call (`times = 1`) just before it;
 ///   injecting and clearing faults are comments. So the file does not depend on the seed or on probabilities.
 /// - **Split by test.** One scenario per `X-Understudy-Test` name, in order of first appearance; the requests that
-///   named none in one scenario named by `name`. Each begins from the apps as the session began and sees every
-///   control action.
+///   named none in one scenario named by `name`. A test may build on earlier ones (log in the user an earlier test
+///   registered, send its token), so the session is written once, in parts, and each test's scenario replays the
+///   parts up to its test's last request (`ScenarioWriter.writeParts`).
 /// - **Nothing silently dropped.** A request no route answered, or one answered before its operation ran, is a
 ///   comment naming it (and the nearest route); the header counts them.
 package struct ScenarioRecorder {
@@ -50,6 +51,9 @@ package struct ScenarioRecorder {
     let options: Options
     let moments: [Moment]
     let secrets: Placeholders
+    /// The Lua texts the file repeats (the setup script, the Lua chunks): a value they write is no secret of the
+    /// session's.
+    let luaTexts: [String]
 
     /// The scenario file for `log`'s session; `entries` are the journal's entries after `log.startSequence`.
     package static func write(_ log: SessionLog, entries: [JournalEntry], options: Options) -> String {
@@ -79,6 +83,11 @@ package struct ScenarioRecorder {
         }
         moments += controls[next...].map(Moment.control)
         self.moments = moments
+        var luaTexts = log.setup.map { [$0.text] } ?? []
+        for case .control(let control) in moments where control.path.hasSuffix("/lua") && control.status < 400 {
+            luaTexts.append(control.body)
+        }
+        self.luaTexts = luaTexts
         secrets = Placeholders()
         collectPasswords()
     }
@@ -118,7 +127,11 @@ package struct ScenarioRecorder {
             lines.append(contentsOf: secrets.replacingPasswords(in: setup.text).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 })
             lines.append("end")
         }
-        for scenario in scenarios {
+        if scenarios.count > 1 {
+            var writer = ScenarioWriter(recorder: self, test: nil)
+            lines.append("")
+            lines.append(contentsOf: writer.writeParts(scenarios))
+        } else if let scenario = scenarios.first {
             var writer = ScenarioWriter(recorder: self, test: scenario.test)
             lines.append("")
             lines.append(contentsOf: writer.write(name: scenario.name))
@@ -153,6 +166,11 @@ package struct ScenarioRecorder {
         for (argument, value) in zip(declaration.arguments, call.arguments) { walk(value, argument.name) }
     }
 
+    /// True when a Lua text the file repeats writes `text` as a string literal (a provider token a chunk defined).
+    func writtenInLua(_ text: String) -> Bool {
+        luaTexts.contains { lua in lua.contains("\"" + text + "\"") || lua.contains("'" + text + "'") }
+    }
+
     /// An argument or field that holds a password.
     static func isPassword(_ name: String) -> Bool {
         JournalRedaction.isSecret(name) && !name.lowercased().contains("token")
@@ -168,13 +186,20 @@ package struct ScenarioRecorder {
     }
 
     /// The declaration of the operation named `name` (either flavour's; the names of the two flavours that
-    /// coincide share their arguments' order).
+    /// coincide share their arguments' order), or of the console call a request stood for (`admin.token`: Kii's
+    /// client-credentials token request).
     static func declaration(_ name: String, flavour: Flavour? = nil) -> OperationDeclaration? {
+        let operation: OperationDeclaration?
         switch flavour {
-        case .backendless?: return BackendlessOperation(rawValue: name)?.declaration
-        case .kii?: return KiiOperation(rawValue: name)?.declaration
-        case nil: return (BackendlessOperation(rawValue: name)?.declaration) ?? KiiOperation(rawValue: name)?.declaration
+        case .backendless?: operation = BackendlessOperation(rawValue: name)?.declaration
+        case .kii?: operation = KiiOperation(rawValue: name)?.declaration
+        case nil: operation = (BackendlessOperation(rawValue: name)?.declaration) ?? KiiOperation(rawValue: name)?.declaration
         }
+        if let operation { return operation }
+        guard let console = ConsoleCall(rawValue: name), !console.isModuleCall,
+            let flavour = flavour.flatMap({ console.flavours.contains($0) ? $0 : nil }) ?? console.flavours.first
+        else { return nil }
+        return console.declaration(for: flavour)
     }
 }
 

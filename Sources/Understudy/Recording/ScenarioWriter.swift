@@ -1,6 +1,8 @@
-/// One scenario of a recorded file: the apps as the session began, then the session's moments that belong to it
-/// (its test's requests, every control action) as Lua. Keeps the variables results are bound to, so a later
-/// argument reads an id, a token or a code from where it first appeared.
+/// One scenario of a recorded file: the apps as the session began, then the session's moments as Lua; or, for a
+/// session whose requests named tests (`X-Understudy-Test`), the whole session in parts, one per stretch of one
+/// test's requests, and one scenario per test that replays the parts up to its test's last request (`writeParts`).
+/// Keeps the variables results are bound to, so a later argument reads an id, a token or a code from where it
+/// first appeared.
 struct ScenarioWriter {
     /// One line (or block) of the scenario's body.
     struct Statement {
@@ -15,8 +17,11 @@ struct ScenarioWriter {
     }
 
     let recorder: ScenarioRecorder
-    /// The test whose requests this scenario holds; nil: those that named none.
+    /// The test whose requests this scenario holds; nil: those that named none. Unused by `writeParts`.
     let test: String?
+    /// True while writing the whole session in parts: the values results are bound to live in the scenario's
+    /// environment (`_ENV`, shared by the parts), not in locals.
+    private var inParts = false
     private var statements: [Statement] = []
     /// Values first seen in an answer or the outbox, and the expression that reads each.
     private var bindings: [String: String] = [:]
@@ -31,7 +36,7 @@ struct ScenarioWriter {
     private var calls = 0
     private var comments = 0
     /// While a call's arguments are written: its app and the virtual time it was made at.
-    private var clockAtCall: (app: String, time: Double)?
+    private var clockAtCall: (app: String, index: Int?, time: Double)?
 
     /// Arguments that are times on the virtual clock: written as an offset from the clock (`clock.now() + 3600`),
     /// since a client computes them from its own clock (the session's started at the real time, the replay's at
@@ -58,22 +63,117 @@ struct ScenarioWriter {
             }
         }
         var lines = ["scenario(\(LuaSource.string(name)), { tags = { \"recorded\" } }, function()"]
-        lines.append("  -- \(calls) call\(calls == 1 ? "" : "s") and \(comments) comment\(comments == 1 ? "" : "s") for requests no Lua call makes")
-        lines += render().map { "  " + $0 }
+        lines.append("  -- \(countsText)")
+        lines += render(statements.indices).map { "  " + $0 }
         lines.append("end)")
         return lines
     }
 
-    /// The statements as text: `local` only for variables something reads; runs of the same call (a polling
-    /// loop) as one loop.
-    private func render() -> [String] {
+    private var countsText: String {
+        "\(calls) call\(calls == 1 ? "" : "s") and \(comments) comment\(comments == 1 ? "" : "s") for requests no Lua call makes"
+    }
+
+    /// The whole session, for a session whose requests named tests: the apps as it began (`start`), then one part
+    /// per stretch of one test's requests (the control actions before a request go with it), then one scenario per
+    /// entry of `scenarios` (a test, or nil for the requests that named none) that replays the parts up to the
+    /// last one holding its requests. A test's requests may need what earlier tests made (the user it logs in, the
+    /// token it sends), so each scenario starts from the world its test saw, not from the apps as they began.
+    mutating func writeParts(_ scenarios: [(name: String, test: String?)]) -> [String] {
+        inParts = true
+        declareApps()
+        let startEnd = statements.count
+        // Each moment's part: a new part where a request names another test than the one before it.
+        var partTests: [String?] = []
+        var partOfMoment = [Int](repeating: 0, count: recorder.moments.count)
+        var waiting: [Int] = []
+        for (index, moment) in recorder.moments.enumerated() {
+            switch moment {
+            case .request(let entry, _):
+                if let last = partTests.last, last == entry.test {} else { partTests.append(entry.test) }
+                for control in waiting + [index] { partOfMoment[control] = partTests.count - 1 }
+                waiting = []
+            case .control: waiting.append(index)
+            }
+        }
+        for control in waiting { partOfMoment[control] = max(0, partTests.count - 1) }
+        var partStarts = [Int](repeating: startEnd, count: partTests.count + 1)
+        var firstSequence = [Int?](repeating: nil, count: partTests.count)
+        var lastSequence = [Int?](repeating: nil, count: partTests.count)
+        var current = -1
+        for (index, moment) in recorder.moments.enumerated() {
+            let part = partOfMoment[index]
+            while current < part {
+                current += 1
+                partStarts[current] = statements.count
+            }
+            switch moment {
+            case .request(let entry, let step):
+                firstSequence[part] = firstSequence[part] ?? entry.sequence
+                lastSequence[part] = entry.sequence
+                request(entry, step)
+            case .control(let control): self.control(control)
+            }
+        }
+        while current < partTests.count {
+            current += 1
+            partStarts[current] = statements.count
+        }
+        var lines = [
+            "-- The session's requests named tests (X-Understudy-Test): a test may need what earlier ones made, so the",
+            "-- session is written once, in parts (each a stretch of one test's requests, with the control actions before",
+            "-- them), and each test's scenario replays the parts up to its last request, from the apps as the session",
+            "-- began. The values the parts read from earlier results live in the scenario's environment (_ENV).",
+            "-- \(countsText).",
+            "local function start(_ENV)",
+        ]
+        lines += render(0..<startEnd).map { "  " + $0 }
+        lines.append("end")
+        lines.append("")
+        lines.append("local part = {}")
+        for (index, test) in partTests.enumerated() {
+            let requests = firstSequence[index].map { first in
+                let last = lastSequence[index] ?? first
+                return first == last ? "request #\(first)" : "requests #\(first)-#\(last)"
+            } ?? "no request"
+            let owner = test.map { "test " + LuaSource.string($0) } ?? "the requests that named no test"
+            lines.append("")
+            lines.append("-- part \(index + 1): \(owner.replacing("\n", with: " ")), \(requests)")
+            lines.append("part[\(index + 1)] = function(_ENV)")
+            lines += render(partStarts[index]..<partStarts[index + 1]).map { "  " + $0 }
+            lines.append("end")
+        }
+        lines += [
+            "",
+            "-- Runs the apps' start and parts 1 to `last` in one environment, as the session ran them.",
+            "local function replay(last)",
+            "  local env = setmetatable({}, { __index = _G })",
+            "  start(env)",
+            "  for index = 1, last do part[index](env) end",
+            "end",
+        ]
+        for scenario in scenarios {
+            let last = (partTests.lastIndex { $0 == scenario.test } ?? -1) + 1
+            lines.append("")
+            lines.append("scenario(\(LuaSource.string(scenario.name)), { tags = { \"recorded\" } }, function()")
+            lines.append("  replay(\(last))  -- " + (last == 1 ? "part 1" : "parts 1 to \(last)"))
+            lines.append("end)")
+        }
+        return lines
+    }
+
+    /// `local ` in a scenario; nothing in the parts of a whole session (their values live in `_ENV`).
+    private var localKeyword: String { inParts ? "" : "local " }
+
+    /// The statements `range` of them as text: `local` only for variables something reads; runs of the same call
+    /// (a polling loop) as one loop.
+    private func render(_ range: Range<Int>) -> [String] {
         var lines: [String] = []
-        var index = 0
-        while index < statements.count {
+        var index = range.lowerBound
+        while index < range.upperBound {
             let statement = statements[index]
             var end = index + 1
             if statement.repeatable, statement.binds.map({ !used.contains($0) }) ?? true {
-                while end < statements.count, statements[end].repeatable, statements[end].text == statement.text,
+                while end < range.upperBound, statements[end].repeatable, statements[end].text == statement.text,
                     statements[end].binds.map({ !used.contains($0) }) ?? true
                 {
                     end += 1
@@ -87,7 +187,7 @@ struct ScenarioWriter {
                 lines.append("end")
             } else {
                 var text = statement.text
-                if let binds = statement.binds, used.contains(binds) { text = "local \(binds) = " + text }
+                if let binds = statement.binds, used.contains(binds) { text = "\(localKeyword)\(binds) = " + text }
                 if let sequence = statement.sequence { text += "  -- #\(sequence)" }
                 lines += text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             }
@@ -122,9 +222,9 @@ struct ScenarioWriter {
             used.insert(name)
             let made = "understudy.\(state.flavour.rawValue)\(Self.settingsArgument(state))"
             if log.setup != nil {
-                add("local \(name) = understudy.app(\(LuaSource.string(state.appID))) or \(made)")
+                add("\(localKeyword)\(name) = understudy.app(\(LuaSource.string(state.appID))) or \(made)")
             } else {
-                add("local \(name) = \(made)")
+                add("\(localKeyword)\(name) = \(made)")
             }
             if log.fixedClockStart, state.now != VirtualClock.start {
                 add("\(name).clock.set(\(LuaSource.number(state.now)))")
@@ -154,14 +254,14 @@ struct ScenarioWriter {
         let name = "app\((index ?? appVariables.count) + 1)"
         if let index { appVariables[index] = name }
         used.insert(name)
-        add("local \(name) = understudy.app(\(LuaSource.string(appID ?? "")))")
+        add("\(localKeyword)\(name) = understudy.app(\(LuaSource.string(appID ?? "")))")
         return name
     }
 
     // MARK: Requests
 
     private mutating func request(_ entry: JournalEntry, _ step: RequestStep?) {
-        let where_ = "\(entry.method) \(entry.path)"
+        let where_ = "\(entry.method) \(pathReadingBoundValues(entry.path))"
         guard let step, let call = step.call else {
             comments += 1
             if entry.operation == nil, entry.status == 404 || entry.status == 405 {
@@ -219,7 +319,7 @@ struct ScenarioWriter {
             use(link)
             text = "\(appName).\(lua)(\(link))"
         } else {
-            clockAtCall = entry.map { (appName, $0.time) }
+            clockAtCall = entry.map { (appName, call.appIndex, $0.time) }
             text = "\(appName).\(lua)" + arguments(call.arguments, declaration)
             clockAtCall = nil
         }
@@ -319,7 +419,12 @@ struct ScenarioWriter {
     /// A value as an argument: a bound value as its expression, a password as its placeholder, a token no answer
     /// issued as a placeholder, anything else as a literal.
     private mutating func render(_ value: Value, name: String) -> String {
-        if let (app, time) = clockAtCall, Self.timeArguments.contains(name), let seconds = value.numberValue, time > 0 {
+        if let (app, index, time) = clockAtCall, Self.timeArguments.contains(name), let seconds = value.numberValue, time > 0 {
+            if let replayed = replayTime(seconds, app: index) {
+                // Where the replay's clock stands when the session's stood there, exactly: a time the session's
+                // clock was then set to (a scheduled push's publish_at) is reached in the replay too.
+                return LuaSource.number(replayed)
+            }
             var offset = seconds - time
             offset = abs(offset) >= 60 ? offset.rounded() : (offset * 1000).rounded() / 1000
             return "\(app).clock.now() \(offset < 0 ? "-" : "+") \(LuaSource.number(abs(offset)))"
@@ -341,7 +446,11 @@ struct ScenarioWriter {
             return expression
         }
         if ScenarioRecorder.isPassword(name), !text.isEmpty { return LuaSource.string(recorder.secrets.password(text)) }
-        if ScenarioRecorder.isToken(name), ScenarioRecorder.looksIssued(text) { return LuaSource.string(recorder.secrets.token(text)) }
+        if ScenarioRecorder.isToken(name), ScenarioRecorder.looksIssued(text) {
+            // A token a Lua chunk or the setup script wrote (a provider's token) is already in the file: kept, so
+            // the call finds what the chunk defined; any other is a placeholder.
+            return LuaSource.string(recorder.writtenInLua(text) ? text : recorder.secrets.token(text))
+        }
         // A bound value inside the text (`Bearer <token>`, a link around a code): the longest one.
         var best: (value: String, expression: String)?
         for (value, expression) in bindings where value.utf8.count >= 8 && text.contains(value) {
@@ -468,7 +577,7 @@ struct ScenarioWriter {
                 read = "\(appName).outbox.pushes(\(to))[\(position)]"
             }
             used.insert(name)
-            add("local \(name) = expect.not_nil(\(read), \(LuaSource.string("the outbox's " + item.kind.rawValue)))")
+            add("\(localKeyword)\(name) = expect.not_nil(\(read), \(LuaSource.string("the outbox's " + item.kind.rawValue)))")
             if case .object(let fields) = item.item {
                 for field in ["kind", "subject", "message", "channel"] {
                     if case .string(let text)? = fields[field], !ScenarioRecorder.looksIssued(text) || sent.contains(text) {
@@ -516,10 +625,9 @@ struct ScenarioWriter {
                 let name = app(index)
                 if route == "/clock/advance" {
                     add("\(name).clock.advance(\(LuaSource.number(after.now - before.now)))")
-                } else if !log.fixedClockStart {
-                    // The session's clock started at the real time, this one at 2030-01-01: the same move.
-                    let offset = ((after.now - before.now) * 1000).rounded() / 1000
-                    add("\(name).clock.advance(\(LuaSource.number(offset)))  -- the session set it to \(LuaSource.number(after.now))")
+                } else if let replayed = replayTime(after.now, app: index), !log.fixedClockStart {
+                    // The session's clock started at the real time, this one at 2030-01-01: as far from its start.
+                    add("\(name).clock.set(\(LuaSource.number(replayed)))  -- the session set it to \(LuaSource.number(after.now))")
                 } else {
                     add("\(name).clock.set(\(LuaSource.number(after.now)))")
                 }
@@ -531,7 +639,7 @@ struct ScenarioWriter {
             }
         case "/lua":
             let faultsChanged = !zip(step.before, step.after).allSatisfy { $0.faults == $1.faults }
-            let text = recorder.secrets.replacingPasswords(in: step.body)
+            let text = readingBoundValues(in: recorder.secrets.replacingPasswords(in: step.body))
             add(
                 "-- control: \(place): a Lua chunk ran against the live apps; here it runs as it was sent\n"
                     + "do\n  local function chunk()\n"
@@ -560,6 +668,39 @@ struct ScenarioWriter {
             }
         }
         outbox(step.outbox)
+    }
+
+    /// The replay's time for the session's time `seconds` on the clock of the app at `index`: as far from where the
+    /// replay's clock starts (2030-01-01, or the session's start under `--clock-start`) as it was from the session's
+    /// start. The same formula for a clock move and a time argument, so two equal times stay equal. Nil for an app
+    /// the session made (its start is unknown).
+    private func replayTime(_ seconds: Double, app index: Int?) -> Double? {
+        guard let index, log.start.indices.contains(index) else { return nil }
+        if log.fixedClockStart { return seconds }
+        return VirtualClock.start + (seconds - log.start[index].now)
+    }
+
+    /// Lua text with each string literal that is a value bound to an earlier result (a user id the chunk was
+    /// written with) replaced by the expression that reads it, since the replay issues other ids.
+    private mutating func readingBoundValues(in text: String) -> String {
+        var text = text
+        let values = bindings.keys.filter { value in text.contains(value) }.sorted { ($0.utf8.count, $1) > ($1.utf8.count, $0) }
+        for value in values {
+            let expression = bindings[value]!
+            for quote in ["\"", "'"] where text.contains(quote + value + quote) {
+                text = text.replacing(quote + value + quote, with: expression)
+                use(expression)
+            }
+        }
+        return text
+    }
+
+    /// A request path with each value bound to an earlier result shown as `{expression}`, so a comment names no
+    /// id the session was issued.
+    private mutating func pathReadingBoundValues(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            bindings[String(segment)].map { "{\($0)}" } ?? String(segment)
+        }.joined(separator: "/")
     }
 
     /// The settings a control action changed, set as it set them.

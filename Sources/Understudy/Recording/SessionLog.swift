@@ -236,6 +236,14 @@ package final class CallCapturer {
         call = CapturedCall(operation: operation, arguments: arguments())
     }
 
+    /// Notes a call a hand-written route made and how it ended (Kii's client-credentials token as the console's
+    /// `admin.token`), unless an operation was captured first.
+    package func note(_ operation: String, arguments: [Value] = [], result: CapturedResult) {
+        guard call == nil else { return }
+        call = CapturedCall(operation: operation, arguments: arguments)
+        call?.result = result
+    }
+
     /// Notes how the operation being captured ended, as a Lua call would see it.
     func finish(_ operation: String, _ result: CapturedResult) {
         guard call?.operation == operation, call?.result == nil else { return }
@@ -308,6 +316,8 @@ package enum CapturedResult: Equatable {
             var object: [String: Value] = [:]
             for (name, record) in records { object[name] = record.value }
             self = .value(.object(object))
+        case .app(let app): self = .value(.string(app.appID))
+        case .apps(let apps): self = .value(.array(apps.map { .string($0.appID) }))
         }
     }
 }

@@ -103,6 +103,7 @@ extension BackendlessApp {
             pushTemplates[template.name] = template
         }
         try restoreConsole(archive)
+        consoleBytes = recountedConsoleBytes
         if let now = try archive.optionalDouble("clock") { clock.set(to: now) }
     }
 }

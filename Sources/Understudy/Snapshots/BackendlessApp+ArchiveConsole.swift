@@ -39,6 +39,17 @@ extension BackendlessApp {
         ]
     }
 
+    /// What the console's definitions and settings hold, counted from what the app holds now: what the calls
+    /// that defined them would have charged `consoleBytes` (settings' text, push and email templates, custom roles
+    /// and their assignments, OAuth accounts and their links, the `Users` columns). An import sets `consoleBytes`
+    /// to it, so an imported app is charged as the same app built by calls is.
+    package var recountedConsoleBytes: Int {
+        settings.heldBytes + pushTemplates.values.reduce(0) { $0 + HeldBytes.of($1) }
+            + emailTemplates.values.reduce(0) { $0 + HeldBytes.of($1) } + roles.heldBytes
+            + oauth.accounts.values.reduce(0) { $0 + HeldBytes.of($1) } + oauth.links.keys.reduce(0) { $0 + $1.heldBytes }
+            + heldColumns.keys.reduce(0) { $0 + Self.heldBytes(ofColumn: $1) }
+    }
+
     /// Restores what `archiveConsole()` kept; the users are restored already.
     func restoreConsole(_ archive: ArchiveReader) throws(ArchiveError) {
         if let reader = try archive.table("roles") {

@@ -146,6 +146,7 @@ extension KiiApp {
             }
         }
         try restoreV4(archive)
+        consoleBytes = recountedConsoleBytes
         if let now = try archive.optionalDouble("clock") { clock.set(to: now) }
     }
 }

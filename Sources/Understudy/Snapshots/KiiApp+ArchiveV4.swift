@@ -46,6 +46,14 @@ extension KiiApp {
         )
     }
 
+    /// What the console's definitions and settings hold, counted from what the app holds now: what the calls
+    /// that defined them would have charged `consoleBytes` (settings' text, social provider accounts, groups). An
+    /// import sets `consoleBytes` to it, so an imported app is charged as the same app built by calls is.
+    package var recountedConsoleBytes: Int {
+        settings.heldBytes + socialStore.accounts.values.reduce(0) { $0 + Self.heldBytes(of: $1) }
+            + groupStore.groups.reduce(0) { $0 + $1.heldBytes }
+    }
+
     /// Restores what `archiveV4()` kept; users, installations and topics are restored already.
     func restoreV4(_ archive: ArchiveReader) throws(ArchiveError) {
         if let generators = try archive.table("generators") {
@@ -74,7 +82,7 @@ extension KiiApp {
                 }
                 acl[action] = subjects
             }
-            topicStore.acls[key] = acl
+            topicStore.replaceACL(key, acl)
         }
         if let social = try archive.table("social") {
             for reader in try social.tables("accounts") {
@@ -102,10 +110,11 @@ extension KiiApp {
             }
         }
         for reader in try archive.tables("mqtt") {
-            mqttEndpoints[try reader.string("installation")] = KiiMqttCredentials(
+            let credentials = KiiMqttCredentials(
                 password: try reader.string("password"), topic: try reader.string("topic"), userID: try reader.string("user_id"),
                 removed: try reader.bool("removed")
             )
+            mqttEndpoints.add(try reader.string("installation"), credentials)
         }
     }
 }

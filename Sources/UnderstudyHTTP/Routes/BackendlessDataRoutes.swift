@@ -98,30 +98,9 @@ enum BackendlessDataRoutes {
 
     // MARK: Routes shared with earlier versions
 
-    /// `POST users/login`: the declared login, or, for a body with `objectId` and no `login`, `users.login_by_id`
-    /// (contract version 4: the JS SDK's `login(objectId)`), which the journal names. Hand-written because one
-    /// route runs two operations, chosen by the body.
-    static let loginOrByID: RouteHandler = {
-        let login = BackendlessOperation.login
-        let declared = VendorAdapter.handler(login, login.declaration.routes[0])
-        return { exchange in
-            guard case .success(let body?) = exchange.json, let objectID = body["objectId"], body["login"] == nil else {
-                return declared(&exchange)
-            }
-            return BackendlessRoutes.serve(&exchange, .loginByID) { app, exchange in
-                let outcome = try app.perform(
-                    .loginByID,
-                    ["objectId": .string(BackendlessRoutes.text(objectID) ?? ""), "key": .string(BackendlessRoutes.key(exchange, app).rawValue)]
-                )
-                guard let session = outcome.record(as: BackendlessSession.self) else { return Reply() }
-                return Reply(body: BackendlessWire.user(session.user, token: session.token))
-            }
-        }
-    }()
-
     /// `GET data/Users/{objectId}`: the declared `users.get`, or, with `props`, `property` or `excludeProps`, the
-    /// Data service's record with that projection (contract version 4). Hand-written because the query decides
-    /// the reply's shape.
+    /// Data service's record with that projection (contract version 4). Not derived (issue 28): the query decides
+    /// the reply's shape and the domain method (`projectedRecord`), while the journal and the faults stay `users.get`'s.
     static let getUserOrRecord: RouteHandler = {
         let get = BackendlessOperation.getUser
         let declared = VendorAdapter.handler(get, get.declaration.routes[0])

@@ -57,6 +57,8 @@ enum BackendlessLifecycleRoutes {
 
     // MARK: Password recovery, confirmation
 
+    /// `GET users/changepassword/{token}`: the recovery link's page. Not derived (issue 28): an HTML page for a
+    /// browser that performs nothing (it reads the link's state), not a reply of `users.reset_password`.
     static let changePasswordPage: RouteHandler = { exchange in
         BackendlessRoutes.serve(&exchange, .resetPassword) { app, exchange in
             let token = exchange.parameters["token"]
@@ -66,6 +68,8 @@ enum BackendlessLifecycleRoutes {
         }
     }
 
+    /// `POST users/changepassword/{token}`: the recovery page's form. Not derived (issue 28): every answer, the
+    /// operation's errors included, is the HTML page again (a 415 or an unreadable form too), not the flavour's reply.
     static let changePassword: RouteHandler = { exchange in
         BackendlessRoutes.serve(&exchange, .resetPassword) { app, exchange in
             let token = exchange.parameters["token"]

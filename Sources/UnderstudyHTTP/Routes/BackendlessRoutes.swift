@@ -17,7 +17,7 @@ enum BackendlessRoutes {
             BackendlessOperation.self,
             handlers: [.resetPassword: BackendlessLifecycleRoutes.changePassword],
             variants: [
-                .login: ["by_id": BackendlessDataRoutes.loginOrByID], .getUser: ["projection": BackendlessDataRoutes.getUserOrRecord],
+                .getUser: ["projection": BackendlessDataRoutes.getUserOrRecord],
                 .resetPassword: ["page": BackendlessLifecycleRoutes.changePasswordPage],
             ]
         )

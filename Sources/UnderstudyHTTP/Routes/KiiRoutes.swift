@@ -341,6 +341,8 @@ enum KiiRoutes {
             let token = try app.adminToken(
                 clientID: try string(body, "client_id") ?? "", clientSecret: try string(body, "client_secret") ?? ""
             )
+            // Recorded (`GET /_understudy/record`) as the console call a scenario gets the same token with.
+            app.faults.capturer?.note(ConsoleCall.adminToken.rawValue, result: .value(.string(token)))
             return Reply(
                 body: [
                     "id": .string(app.settings.appID), "access_token": .string(token),

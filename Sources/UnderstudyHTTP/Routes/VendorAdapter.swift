@@ -452,6 +452,9 @@ extension HandoverCondition {
     func holds(for exchange: Exchange) -> Bool {
         switch self {
         case .query(let name): return exchange.queryItem(name) != nil
+        case .bodyMember(let member, let without):
+            guard case .success(let body?) = exchange.json else { return false }
+            return body[member] != nil && body[without] == nil
         }
     }
 }
@@ -611,6 +614,8 @@ enum VendorPresenters {
         case .value(let value): return JSON(value)
         case .records(let records): return .array(records.map { json($0, flavour) })
         case .recordsByName(let records): return .object(records.map { JSON.Member($0.name, json($0.record, flavour)) })
+        case .app(let app): return .string(app.appID)
+        case .apps(let apps): return .array(apps.map { .string($0.appID) })
         }
     }
 

@@ -138,6 +138,10 @@ package final class Stage {
         world.mqttBroker = options.mqttAddress
         world.mqttDeliveries = mqttDeliveries
         world.journal = journal
+        // The setup script's calls and imports grow the world within --max-memory too (snapshots, kept across a
+        // reset, join the check once the world is served: `admitGrowthWithinCap`).
+        let limit = options.limits.maxMemory
+        world.growthChecks.append { [unowned world] bytes in HeldBytes.sum(world.appBytes, bytes) <= limit }
         let session: LiveSession
         do {
             session = try LiveSession(world: world, seed: options.seed, limits: options.limits)

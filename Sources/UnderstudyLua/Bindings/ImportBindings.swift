@@ -6,6 +6,14 @@ internal import Understudy
 /// returned in order. In a scenario they are the scenario's backends; under `understudy serve` they join the
 /// served world.
 enum ImportBindings {
+    /// `12.3 MiB`.
+    static func mebibytes(_ bytes: Int) -> String {
+        let tenths = (bytes * 10 + 512 * 1024) / (1024 * 1024)
+        return "\(tenths / 10).\(tenths % 10) MiB"
+    }
+
+    /// Not derived (issue 28): it creates backends, which the scenario host adopts, and answers their app tables, as
+    /// `understudy.backendless` does.
     static let importWorld: us_swift_fn = { L in
         LuaCall.run(L, "understudy.import") { call throws(LuaMisuse) in
             try call.table(1, "world")
@@ -24,6 +32,13 @@ enum ImportBindings {
                     made.append((archive, try WorldArchive.makeApp(archive, seed: host.nextAppSeed() &+ UInt64(made.count))))
                 }
                 for (archive, app) in made { try WorldArchive.restore(archive, into: app) }
+                // Admitted whole before any joins: an import that would pass the memory cap adds nothing.
+                let held = made.reduce(0) { HeldBytes.sum($0, $1.app.heldBytes) }
+                guard host.world?.admitsGrowth(held) ?? host.admitsGrowth(held) else {
+                    throw ArchiveError(
+                        "the world would hold about \(ImportBindings.mebibytes(held)) of records, more than the memory cap (--max-memory) leaves room for; nothing was imported"
+                    )
+                }
                 for (_, app) in made {
                     indices.append(host.apps.count)
                     _ = host.adopt(app, keepingItsClock: true)

@@ -10,8 +10,14 @@ enum OperationAdapter {
     /// Every declaration the adapter serves, by index.
     static let declarations: [OperationDeclaration] = (
         BackendlessOperation.declarations + KiiOperation.declarations + ConsoleCall.declarations(of: .backendless)
-            + ConsoleCall.declarations(of: .kii)
+            + ConsoleCall.declarations(of: .kii) + ConsoleCall.moduleDeclarations
     ).filter { $0.perform != nil && $0.lua != nil }
+
+    /// What each declaration's misuse messages start with: its name, but `journal.entries` for the journal's calls
+    /// (as they have always been named there).
+    static let functionNames: [String] = declarations.map { declaration in
+        declaration.name.hasPrefix("understudy.journal.") ? declaration.lua ?? declaration.name : declaration.name
+    }
 
     /// The index of `declaration` in `declarations`; nil when it names no domain method.
     static func index(of declaration: OperationDeclaration) -> Int? {
@@ -22,12 +28,21 @@ enum OperationAdapter {
         guard let L else { return US_RAISE }
         let index = Int(us_tointeger(L, us_upvalueindex(3), nil))
         guard declarations.indices.contains(index), let performer = declarations[index].perform else { return US_RAISE }
-        return LuaCall.run(L, declarations[index].name) { call throws(LuaMisuse) in
+        return LuaCall.run(L, functionNames[index]) { call throws(LuaMisuse) in
             let arguments = try call.arguments(of: declarations[index])
             do throws(CallMisuse) {
                 try performer.misuse?.check(arguments)
             } catch {
                 throw LuaMisuse(error.message)
+            }
+            if let runOnWorld = performer.runOnWorld {  // a module call: no app
+                do {
+                    return call.present(try runOnWorld(ModuleContext(world: call.host.world, apps: call.host.apps), arguments))
+                } catch let misuse as CallMisuse {
+                    throw LuaMisuse(misuse.message)
+                } catch {
+                    throw LuaMisuse("\(error)")
+                }
             }
             let app = try call.app()
             var pushes: Int64 = 0

@@ -139,10 +139,13 @@ extension BackendlessApp {
                 if known == nil, let type { heldColumns[property.name] = type }
             } else {
                 heldColumns[property.name] = .some(type)
-                consoleBytes += HeldBytes.perEntry + HeldBytes.of(property.name)
+                consoleBytes += Self.heldBytes(ofColumn: property.name)
             }
         }
     }
+
+    /// What a column `users.describe` keeps listing holds (`HeldBytes`).
+    static func heldBytes(ofColumn name: String) -> Int { HeldBytes.perEntry + HeldBytes.of(name) }
 
     static func columnType(of value: Value) -> UsersColumn.ColumnType? {
         switch value {

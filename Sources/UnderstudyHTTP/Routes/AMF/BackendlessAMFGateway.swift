@@ -51,6 +51,9 @@ enum BackendlessAMFGateway {
                 (value, succeeded) = (AMFReplies.error(refusal, correlation: body.value.message?["messageId"] ?? .null), false)
             }
             bodies.append(AMFPacket.Body(target: body.response + (succeeded ? "/onResult" : "/onStatus"), response: "null", value: value))
+            // A dropped connection stops there, as for requests pipelined behind it: the client gets no reply, so
+            // the calls batched after the dropped one are not run (the journal shows the dropped call).
+            if reply.dropConnection { break }
         }
         do {
             reply.bytes = try AMFPacket(version: 3, bodies: bodies).encoded()
