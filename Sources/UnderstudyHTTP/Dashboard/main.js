@@ -61,7 +61,13 @@ async function tick() {
     }
     if (!connected) {
       connected = true;
-      announce(`Connected to ${location.host}: ${summary.apps.length} apps`);
+      // Said only over "Connecting…", a connection error or the token request: a first poll that ends after
+      // the user already did something (an export, a snapshot) must not hide what that action reported.
+      const status = document.getElementById("connection");
+      const shown = status ? status.textContent : "";
+      if (shown.startsWith("Connecting") || shown.startsWith("Cannot reach") || shown.startsWith("The server needs")) {
+        announce(`Connected to ${location.host}: ${summary.apps.length} apps`);
+      }
     }
   } catch (error) {
     report(error);
