@@ -29,6 +29,8 @@ enum KiiLifecycleRoutes {
     }
 
     /// The fields to update, with the owner's token → 200 `{"modifiedAt"}`.
+    /// By hand: one route, two operations. A pseudo user's body that names an identity (by media type and body) is
+    /// `users.put_identity`; any other is `users.update`, after the fields the SDKs echo back are dropped.
     static let update: RouteHandler = { exchange in
         KiiRoutes.serve(&exchange, .updateUser) { app, exchange in
             let user = try KiiRoutes.owned(app, exchange).user

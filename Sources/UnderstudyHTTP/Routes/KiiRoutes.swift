@@ -258,6 +258,9 @@ enum KiiRoutes {
 
     // MARK: Sign-up and login
 
+    /// By hand: one route, two operations. Under the RegistrationAndAuthorization media type a body with no
+    /// identity is `users.register_pseudo`; anything else is `users.register`, whose reply's media type and
+    /// `_accessToken` follow the request's media type (the journal name follows which operation ran).
     static let signUp: RouteHandler = { exchange in
         serve(&exchange, .register) { app, exchange in
             _ = try anyCaller(app, exchange)
@@ -396,11 +399,14 @@ enum KiiRoutes {
         )
     }
 
+    /// By hand: OAuth2's token endpoint. Grant types, the admin's client credentials, JSON or form bodies and
+    /// `expiresAt` pick among session kinds whose replies are OAuth2's, not the operation's presentation.
     static let appLogin: RouteHandler = { exchange in
         serve(&exchange, .login) { app, exchange in try login(app, &exchange, formAllowed: true) }
     }
 
     /// The legacy endpoint: the app comes from `X-Kii-AppID` (or, failing that, from Basic credentials).
+    /// By hand: the app is found from headers, not the path, before any declared argument can be read.
     static let legacyLogin: RouteHandler = { exchange in
         var appID = exchange.header("X-Kii-AppID")
         if appID == nil, let authorization = exchange.header("Authorization"),
