@@ -313,18 +313,6 @@ struct LuaCall {
         }
     }
 
-    private func article(_ type: ArgumentType) -> String {
-        switch type {
-        case .boolean: return "a boolean"
-        case .number: return "a number"
-        case .integer: return "an integer"
-        case .properties, .table: return "a table"
-        case .strings: return "a list of strings"
-        case .stringMap: return "a table of strings by name"
-        default: return "a value"
-        }
-    }
-
     /// The value at `index` as a dynamic value.
     private func field(_ index: Int32, _ name: String) throws(LuaMisuse) -> Value {
         lua_pushvalue(L, index)
