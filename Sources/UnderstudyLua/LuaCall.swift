@@ -235,23 +235,7 @@ struct LuaCall {
         if type <= LUA_TNIL { return nil }
         switch field.type {
         case .strings:
-            guard type == LUA_TTABLE else { throw LuaMisuse("\(path) must be a list of strings, got \(LuaValues.typeName(L, type))") }
-            let list = lua_gettop(L)
-            let count = lua_rawlen(L, list)
-            var strings: [Value] = []
-            var position: lua_Integer = 1
-            while position <= count {
-                lua_rawgeti(L, list, position)
-                guard let text = try utf8String(at: -1, "\(path)[\(position)]") else {
-                    let found = typeName(-1)
-                    us_pop(L, 1)
-                    throw LuaMisuse("\(path)[\(position)] must be a string, got \(found)")
-                }
-                strings.append(.string(text))
-                us_pop(L, 1)
-                position += 1
-            }
-            return .array(strings)
+            return .array(try stringList(onTop: type, path).map(Value.string))
         case .properties:
             guard type == LUA_TTABLE else { throw LuaMisuse("\(path) must be a table, got \(LuaValues.typeName(L, type))") }
             return Value(properties: try properties(-1))
@@ -425,6 +409,11 @@ struct LuaCall {
         let type = LuaValues.getField(L, lua_absindex(L, index), key)
         defer { us_pop(L, 1) }
         if type <= LUA_TNIL { return nil }
+        return try stringList(onTop: type, name)
+    }
+
+    /// The value on top of the stack (of Lua type `type`) as a list of strings; misuse names `name` and the position.
+    private func stringList(onTop type: Int32, _ name: String) throws(LuaMisuse) -> [String] {
         guard type == LUA_TTABLE else { throw LuaMisuse("\(name) must be a list of strings, got \(LuaValues.typeName(L, type))") }
         let list = lua_gettop(L)
         let count = lua_rawlen(L, list)
