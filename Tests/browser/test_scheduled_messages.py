@@ -50,6 +50,8 @@ def test_push_templates_are_listed(dashboard):
         'title = "Hello", os = "IOS", channel = "news", headers = { ["ios-sound"] = "ding" } }')
     table = dashboard.get_by_role("table", name="Push templates")
     row = table.get_by_role("row").filter(has_text="welcome")
-    expect(row).to_contain_text("Hi {name}")
+    # A template changes no count the live summary carries, so the view shows it at the next full refresh, which
+    # comes every 5 s: wait past that, not just the default 5 s.
+    expect(row).to_contain_text("Hi {name}", timeout=15000)
     expect(row).to_contain_text("IOS")
     expect(row).to_contain_text(re.compile("ios-sound: ding"))
