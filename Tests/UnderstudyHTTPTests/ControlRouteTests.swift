@@ -50,6 +50,38 @@ extension TestReply {
 struct ControlRouteTests {
     // MARK: Index and routes
 
+    @Test("state?limit=N lists the first N users of the full listing, in its order, and the full count", arguments: [1, 3, 7, 12, 50, 400])
+    func stateLimitIsAPrefix(limit: Int) async throws {
+        // Seeded users share their creation time, so the order within it (by objectId) is what a short list must keep.
+        let setup = #"""
+            local b = understudy.backendless{}
+            assert(b.users.seed{ count = 120, email = "u%d@example.com", password = "secret1" })
+            b.clock.advance(5)
+            assert(b.users.register{ email = "late@example.com", password = "secret1" })
+            local k = understudy.kii{}
+            assert(k.users.seed{ count = 30, username = "kii%d", password = "secret1" })
+            """#
+        try await withServer(setup: setup) { _, client in
+            let full = try await client.send(.get, "/_understudy/state")
+            let short = try await client.send(.get, "/_understudy/state?limit=\(limit)")
+            guard case .array(let fullApps)? = full.json("apps"), case .array(let shortApps)? = short.json("apps") else {
+                Issue.record("no apps: \(short.text.prefix(300))")
+                return
+            }
+            for (whole, part) in zip(fullApps, shortApps) {
+                guard case .object(let wholeFields) = whole, case .object(let partFields) = part,
+                    case .array(let all)? = wholeFields.first(where: { $0.key == "users" })?.value,
+                    case .array(let first)? = partFields.first(where: { $0.key == "users" })?.value
+                else {
+                    Issue.record("no users in \(part)")
+                    continue
+                }
+                #expect(first == Array(all.prefix(limit)), "the first \(limit) users differ from the full listing's")
+                #expect(partFields.first { $0.key == "user_count" }?.value == .integer(Int64(all.count)))
+            }
+        }
+    }
+
     @Test("the index shows the version, the apps with their base URLs, and the control routes")
     func index() async throws {
         try await withServer { _, client in

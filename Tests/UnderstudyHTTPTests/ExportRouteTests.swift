@@ -194,7 +194,7 @@ struct ExportRouteTests {
 
     @Test("every stored property of the classes a world is made of is exported or named as left out")
     func exportCoversEveryProperty() {
-        for (type, stored, _) in CopiedProperties.check() {
+        for (type, stored, _) in ImagedProperties.check() {
             guard let (kept, leftOut) = ArchivedProperties.byType[type] else {
                 Issue.record("ArchivedProperties does not list \(type)")
                 continue

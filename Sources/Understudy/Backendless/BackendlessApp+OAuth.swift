@@ -102,7 +102,7 @@ extension BackendlessApp {
         } else {
             user = StoredUser(
                 objectID: random.nextIdentifier(), properties: properties, password: nil, status: .enabled,
-                created: clock.milliseconds
+                created: clock.milliseconds, changes: userChanges
             )
             users[user.objectID] = user
             registrationOrder.append(user)

@@ -33,7 +33,7 @@ extension BackendlessApp {
         } else {
             user = StoredUser(
                 objectID: random.nextIdentifier(), properties: registration.properties, password: hash, status: status,
-                created: clock.milliseconds
+                created: clock.milliseconds, changes: userChanges
             )
             users[user.objectID] = user
             registrationOrder.append(user)
@@ -177,7 +177,7 @@ extension BackendlessApp {
                 throw .seededUserExists(number, "\(identityKey)")
             }
             let hash = sharedHash ?? PasswordHash(password: seeded.password(for: number), generator: &random)
-            let user = StoredUser(objectID: random.nextIdentifier(), properties: properties, password: hash, status: status, created: created)
+            let user = StoredUser(objectID: random.nextIdentifier(), properties: properties, password: hash, status: status, created: created, changes: userChanges)
             users[user.objectID] = user
             registrationOrder.append(user)
             identityIndex[identityKey] = user
@@ -291,7 +291,7 @@ extension BackendlessApp {
     package func guestLogin() throws(BackendlessError) -> BackendlessSession {
         guard users.count < capacity.maxUsers else { throw .full(capacity.maxUsers) }
         let user = StoredUser(
-            objectID: random.nextIdentifier(), properties: [], password: nil, status: .guest, created: clock.milliseconds
+            objectID: random.nextIdentifier(), properties: [], password: nil, status: .guest, created: clock.milliseconds, changes: userChanges
         )
         users[user.objectID] = user
         registrationOrder.append(user)
@@ -369,9 +369,31 @@ extension BackendlessApp {
     package var registrationCount: Int { devices.heldCount }
 
     /// Every user (guests included), oldest first.
-    package var allUsers: [BackendlessUser] {
-        users.values.sorted { $0.created != $1.created ? $0.created < $1.created : $0.objectID.high < $1.objectID.high }
-            .map(\.snapshot)
+    package var allUsers: [BackendlessUser] { firstUsers(users.count).first }
+
+    /// The first `limit` users of `allUsers`, presenting only those (a state read of a world of 10,000 users that
+    /// lists a few costs a pass over the users, not 10,000 records and a sort).
+    /// `total` is how many `allUsers` lists.
+    package func firstUsers(_ limit: Int) -> (total: Int, first: [BackendlessUser]) {
+        func precedes(_ one: StoredUser, _ other: StoredUser) -> Bool {
+            one.created != other.created ? one.created < other.created : one.objectID.high < other.objectID.high
+        }
+        guard limit > 0 else { return (users.count, []) }
+        if limit >= users.count / 8 { return (users.count, users.values.sorted(by: precedes).prefix(limit).map(\.snapshot)) }
+        // Few wanted: keep the first `limit` seen so far, sorted, inserting by binary search.
+        var first: [StoredUser] = []
+        first.reserveCapacity(limit + 1)
+        for user in users.values {
+            if first.count == limit, let last = first.last, !precedes(user, last) { continue }
+            var low = 0, high = first.count
+            while low < high {
+                let middle = (low + high) / 2
+                if precedes(first[middle], user) { low = middle + 1 } else { high = middle }
+            }
+            first.insert(user, at: low)
+            if first.count > limit { first.removeLast() }
+        }
+        return (users.count, first.map(\.snapshot))
     }
 }
 

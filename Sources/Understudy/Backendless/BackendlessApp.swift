@@ -18,7 +18,7 @@ package final class BackendlessApp: EmulatedApp {
     var users: ShardedDictionary<Identifier128, StoredUser> = [:]
     /// Users (guests included) in registration order, for paging. A user no longer in `users` (deleted) is
     /// skipped and dropped by the next `userPage` call, so code that removes users need not touch this.
-    var registrationOrder: [StoredUser] = []
+    var registrationOrder: ChunkedList<StoredUser> = []
     /// Users by identity value (lower-cased for `email`).
     var identityIndex: ShardedDictionary<IndexKey, StoredUser> = [:]
     var sessions: ShardedDictionary<Identifier128, StoredUser> = [:]
@@ -51,6 +51,8 @@ package final class BackendlessApp: EmulatedApp {
     var pushTemplates: [String: PushTemplate] = [:]
     /// Where message ids come from (its own stream, so that publishing does not change other ids).
     var messageIDs: SeededGenerator
+    /// The users changed since the app last equalled a snapshot's image of it (`BackendlessApp+Image.swift`).
+    let userChanges = UserChanges<StoredUser>()
 
     /// A fresh app. `seed` decides every id, token and code it will hand out.
     package init(settings: BackendlessSettings = BackendlessSettings(), seed: UInt64, capacity: Capacity = Capacity()) {
@@ -62,6 +64,10 @@ package final class BackendlessApp: EmulatedApp {
         devices = DeviceRegistry(random: root.derived(3), capacity: capacity.maxDevices)
         messageIDs = root.derived(40)
         consoleBytes = settings.heldBytes
+    }
+
+    deinit {
+        userChanges.forget()
     }
 
     /// The error an injected fault answers with.

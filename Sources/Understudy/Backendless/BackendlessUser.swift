@@ -38,34 +38,46 @@ package struct BackendlessSession: Sendable, Hashable {
     package var token: String
 }
 
-/// A user as the backend stores it.
-final class StoredUser {
+/// A user as the backend stores it. Each change of a stored property is noted in the app's `changes` (for a
+/// snapshot restore, `BackendlessApp+Image.swift`): a property added here joins `State` too.
+final class StoredUser: ChangeNoting {
     let objectID: Identifier128
-    var properties: [Property]
-    var password: PasswordHash?
-    var status: UserStatus
+    var properties: [Property] { didSet { noteChange() } }
+    var password: PasswordHash? { didSet { noteChange() } }
+    var status: UserStatus { didSet { noteChange() } }
     let created: Int64
-    var updated: Int64?
-    var lastLogin: Int64?
-    var failedLogins = 0
-    var lockedUntil: Double?
-    var sessions: [Identifier128] = []
+    var updated: Int64? { didSet { noteChange() } }
+    var lastLogin: Int64? { didSet { noteChange() } }
+    var failedLogins = 0 { didSet { noteChange() } }
+    var lockedUntil: Double? { didSet { noteChange() } }
+    var sessions: [Identifier128] = [] { didSet { noteChange() } }
     /// Set when the user is deleted: `registrationOrder` still lists it until the next page drops it, and the
     /// Data service skips it without a lookup.
-    var isDeleted = false
+    var isDeleted = false { didSet { noteChange() } }
     /// `BackendlessUser.socialAccount`: the provider code of a social user.
-    var socialAccount = BackendlessUser.backendlessAccount
+    var socialAccount = BackendlessUser.backendlessAccount { didSet { noteChange() } }
+    /// Where this user's changes are noted: its app's.
+    let changes: UserChanges<StoredUser>
+    /// True while `changes` lists this user.
+    var isNoted = false
 
     /// True for a user registered through an OAuth provider.
     var isSocial: Bool { socialAccount != BackendlessUser.backendlessAccount }
 
-    init(objectID: Identifier128, properties: [Property], password: PasswordHash?, status: UserStatus, created: Int64) {
+    init(
+        objectID: Identifier128, properties: [Property], password: PasswordHash?, status: UserStatus, created: Int64,
+        changes: UserChanges<StoredUser>
+    ) {
         self.objectID = objectID
         self.properties = properties
         self.password = password
         self.status = status
         self.created = created
+        self.changes = changes
     }
+
+    @inline(__always)
+    private func noteChange() { changes.note(self) }
 
     var snapshot: BackendlessUser {
         BackendlessUser(

@@ -41,7 +41,7 @@ package struct UserPage<User: Sendable>: Sendable {
 
     /// Walks `order` (registration order, skipping entries `isLive` rejects) and keeps the page `query` asks for.
     static func collect<Stored>(
-        _ order: [Stored], liveCount: Int, query: UserQuery, isLive: (Stored) -> Bool,
+        _ order: ChunkedList<Stored>, liveCount: Int, query: UserQuery, isLive: (Stored) -> Bool,
         matches: (Stored, [UInt8]) -> Bool, entry: (Stored) -> Entry
     ) -> UserPage {
         var entries: [Entry] = []

@@ -71,7 +71,7 @@ extension KiiApp {
         guard users.count < capacity.maxUsers else { throw .capacityReached(capacity.maxUsers) }
         let user = KiiStoredUser(
             id: ids.nextIdentifier(), loginName: nil, password: PasswordHash(password: "", generator: &salts),
-            created: clock.milliseconds
+            created: clock.milliseconds, changes: userChanges
         )
         user.profile.pseudo = true
         user.profile.displayName = change.displayName

@@ -60,7 +60,7 @@ extension KiiApp {
 
         let user = KiiStoredUser(
             id: ids.nextIdentifier(), loginName: loginName, password: PasswordHash(password: password, generator: &salts),
-            created: clock.milliseconds
+            created: clock.milliseconds, changes: userChanges
         )
         user.country = storedCountry
         users[user.id] = user

@@ -52,7 +52,7 @@ extension KiiApp {
                 hash = PasswordHash(password: password, generator: &salts)
                 sharedHash = hash
             }
-            let user = KiiStoredUser(id: ids.nextIdentifier(), loginName: loginName, password: hash, created: created)
+            let user = KiiStoredUser(id: ids.nextIdentifier(), loginName: loginName, password: hash, created: created, changes: userChanges)
             user.country = storedCountry
             users[user.id] = user
             userBytes += HeldBytes.perUser

@@ -144,7 +144,7 @@ extension KiiApp {
         guard users.count < capacity.maxUsers else { throw .capacityReached(capacity.maxUsers) }
         let user = KiiStoredUser(
             id: ids.nextIdentifier(), loginName: nil, password: PasswordHash(password: "", generator: &salts),
-            created: clock.milliseconds
+            created: clock.milliseconds, changes: userChanges
         )
         user.profile.pseudo = true
         user.profile.thirdParty.append(KiiThirdPartyAccount(provider: provider, id: account.id, createdAt: clock.milliseconds))

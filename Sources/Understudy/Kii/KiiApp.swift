@@ -56,7 +56,7 @@ package final class KiiApp: EmulatedApp {
     /// Asked before a call builds what its arguments do not bound (`GrowthCheck`); its owner installs it.
     package var admitsGrowth: GrowthCheck = { _ in true }
     /// Users in registration order.
-    var registrationOrder: [KiiStoredUser] = []
+    var registrationOrder: ChunkedList<KiiStoredUser> = []
     /// Users by lower-cased username.
     var loginNames: ShardedDictionary<String, KiiStoredUser> = [:]
     /// Users by ASCII-lower-cased email address, current or pending.
@@ -66,6 +66,8 @@ package final class KiiApp: EmulatedApp {
     /// Users by access token.
     var sessions: ShardedDictionary<String, KiiStoredUser> = [:]
     var phoneCache = PhoneNumberCache()
+    /// The users changed since the app last equalled a snapshot's image of it (`KiiApp+Image.swift`).
+    let userChanges = UserChanges<KiiStoredUser>()
 
     /// A fresh app. `seed` decides every userID, token and code it will hand out.
     package init(settings: KiiSettings = KiiSettings(), seed: UInt64, capacity: Capacity = Capacity()) {
@@ -82,6 +84,10 @@ package final class KiiApp: EmulatedApp {
         topicSecrets = root.derived(7)
         mqttSecrets = root.derived(8)
         groupSecrets = root.derived(9)
+    }
+
+    deinit {
+        userChanges.forget()
     }
 
     /// Throws the fault's error when one applies to this call.
@@ -124,7 +130,12 @@ package final class KiiApp: EmulatedApp {
     package var registrationCount: Int { installationCount + topicStore.registrationCount }
 
     /// Every user, in registration order.
-    package var allUsers: [KiiUser] { registrationOrder.map { $0.snapshot() } }
+    package var allUsers: [KiiUser] { firstUsers(registrationOrder.count).first }
+
+    /// The first `limit` users of `allUsers`, presenting only those; `total` is how many `allUsers` lists.
+    package func firstUsers(_ limit: Int) -> (total: Int, first: [KiiUser]) {
+        (registrationOrder.count, registrationOrder.prefix(max(0, limit)).map { $0.snapshot() })
+    }
 
     // MARK: Tokens and codes
 

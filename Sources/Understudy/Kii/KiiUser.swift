@@ -46,22 +46,28 @@ package struct KiiSession: Sendable, Hashable {
     package var token: String
 }
 
-/// A Kii user as the backend stores it, with its verification state.
-final class KiiStoredUser {
+/// A Kii user as the backend stores it, with its verification state. Each change of a stored property (or of its
+/// profile's) is noted in the app's `changes` (for a snapshot restore, `KiiApp+Image.swift`): a property added here
+/// joins `State` too.
+final class KiiStoredUser: ChangeNoting {
     let id: Identifier128
     let userID: String
     /// The username; set once, at sign-up or by a pseudo user's `putIdentity`.
-    var loginName: String?
-    var password: PasswordHash
+    var loginName: String? { didSet { noteChange() } }
+    var password: PasswordHash { didSet { noteChange() } }
     let created: Int64
-    var country: String?
+    var country: String? { didSet { noteChange() } }
     /// Lifecycle state (display name, custom fields, disabled flag, sessions, reset codes), once there is any.
-    var extras: KiiProfile?
+    var extras: KiiProfile? { didSet { noteChange() } }
+    /// Where this user's changes are noted: its app's.
+    let changes: UserChanges<KiiStoredUser>
+    /// True while `changes` lists this user.
+    var isNoted = false
 
     /// The lifecycle state, allocated on first use.
     var profile: KiiProfile {
         if let extras { return extras }
-        let created = KiiProfile()
+        let created = KiiProfile(owner: self)
         extras = created
         return created
     }
@@ -73,17 +79,22 @@ final class KiiStoredUser {
     var hasPassword: Bool { extras?.pseudo != true }
 
     /// The user's email address: in force, waiting for verification, and its code.
-    var email = VerifiableAddress()
+    var email = VerifiableAddress() { didSet { noteChange() } }
     /// The user's phone number (E.164): in force, waiting for verification, and its code.
-    var phone = VerifiableAddress()
+    var phone = VerifiableAddress() { didSet { noteChange() } }
 
-    init(id: Identifier128, loginName: String?, password: PasswordHash, created: Int64) {
+    init(id: Identifier128, loginName: String?, password: PasswordHash, created: Int64, changes: UserChanges<KiiStoredUser>) {
         self.id = id
         self.userID = id.formatted(uppercase: false)
         self.loginName = loginName
         self.password = password
         self.created = created
+        self.changes = changes
     }
+
+    /// Notes this user's change (its profile's too).
+    @inline(__always)
+    func noteChange() { changes.note(self) }
 
     func snapshot(token: String? = nil) -> KiiUser {
         KiiUser(

@@ -61,7 +61,7 @@ extension BackendlessApp {
             guard users[id] == nil else { throw ArchiveError("\(reader.field("id")): '\(id.formatted())' is given twice") }
             let user = StoredUser(
                 objectID: id, properties: try reader.properties("properties"), password: try reader.passwordHash("password"),
-                status: status, created: try reader.int("created")
+                status: status, created: try reader.int("created"), changes: userChanges
             )
             user.updated = try reader.optionalInt("updated")
             user.lastLogin = try reader.optionalInt("last_login")

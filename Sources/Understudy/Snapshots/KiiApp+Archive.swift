@@ -97,7 +97,7 @@ extension KiiApp {
             } else {
                 throw ArchiveError("\(reader.field("password")) is required for a user who is not pseudo")
             }
-            let user = KiiStoredUser(id: id, loginName: try reader.optionalString("login_name"), password: hash, created: try reader.int("created"))
+            let user = KiiStoredUser(id: id, loginName: try reader.optionalString("login_name"), password: hash, created: try reader.int("created"), changes: userChanges)
             user.country = try reader.optionalString("country")
             user.email = try address(try reader.table("email"))
             user.phone = try address(try reader.table("phone"))

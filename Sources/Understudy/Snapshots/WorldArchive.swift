@@ -55,7 +55,7 @@ package enum WorldArchive {
 }
 
 /// What an export keeps of each class a world is made of, and what it leaves out on purpose: `ExportRouteTests`
-/// compares them with the classes' stored properties (`CopiedProperties.check()`), so a property added later is
+/// compares them with the classes' stored properties (`ImagedProperties.check()`), so a property added later is
 /// either exported or named here as left out, never forgotten.
 package enum ArchivedProperties {
     /// Per class: the stored properties the archive writes (or rebuilds from what it writes), and those it leaves
@@ -67,11 +67,11 @@ package enum ArchivedProperties {
                 "settings", "clock", "random", "users", "registrationOrder", "identityIndex", "confirmationTokens", "guestCount",
                 "userBytes", "heldColumns", "roles", "emailTemplates", "oauth", "devices", "schedule", "pushTemplates", "messageIDs",
             ],
-            ["outbox", "faults", "linkBase", "capacity", "sessions", "recoveryLinks", "consoleBytes", "admitsGrowth"]
+            ["outbox", "faults", "linkBase", "capacity", "sessions", "recoveryLinks", "consoleBytes", "admitsGrowth", "userChanges"]
         ),
         "StoredUser": (
             ["objectID", "properties", "password", "status", "created", "updated", "lastLogin", "failedLogins", "lockedUntil", "socialAccount", "isDeleted"],
-            ["sessions"]
+            ["sessions", "changes", "isNoted"]
         ),
         "KiiApp": (
             [
@@ -79,12 +79,12 @@ package enum ArchivedProperties {
                 "users", "userBytes", "registrationOrder", "loginNames", "emails", "phones", "mqttSecrets", "groupStore",
                 "groupSecrets", "socialStore", "mqttEndpoints",
             ],
-            ["outbox", "faults", "linkBase", "capacity", "adminTokens", "sessions", "phoneCache", "mqttBroker", "mqttDeliveries", "consoleBytes", "admitsGrowth"]
+            ["outbox", "faults", "linkBase", "capacity", "adminTokens", "sessions", "phoneCache", "mqttBroker", "mqttDeliveries", "consoleBytes", "admitsGrowth", "userChanges"]
         ),
-        "KiiStoredUser": (["id", "userID", "loginName", "password", "created", "country", "extras", "email", "phone"], []),
+        "KiiStoredUser": (["id", "userID", "loginName", "password", "created", "country", "extras", "email", "phone"], ["changes", "isNoted"]),
         "KiiProfile": (
             ["displayName", "locale", "disabled", "pseudo", "customFields", "modified", "thirdParty"],
-            ["tokens", "resetPIN", "resetPINSentAt", "resetLinkCode", "resetLinkBySMS"]
+            ["tokens", "resetPIN", "resetPINSentAt", "resetLinkCode", "resetLinkBySMS", "owner"]
         ),
     ]
 }

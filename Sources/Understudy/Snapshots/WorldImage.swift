@@ -1,33 +1,46 @@
-/// The apps of a served world at one moment, kept apart from it: what a snapshot holds. Nothing ever changes the
-/// apps of an image (they are never served); the world gets copies of them, so one image can be restored many
-/// times, and copies can be made on another thread while the world goes on.
+/// One app as a snapshot keeps it (`BackendlessApp.Image`, `KiiApp.Image`).
+protocol AppImage: AnyObject {
+    /// The app the image was taken of: a restore makes it equal to the image again.
+    var app: any EmulatedApp { get }
+    /// What the app held when the image was taken (`EmulatedApp.heldBytes`).
+    var heldBytes: Int { get }
+    /// How many users the app held.
+    var userCount: Int { get }
+    /// Makes the app equal to the image: its tables and values put back, the users changed since reset in place.
+    func restore()
+}
+
+/// The apps of a served world at one moment: what a snapshot holds. The image keeps the apps themselves and
+/// what they held as values; the world goes on changing the apps (copy-on-write keeps the image's values apart,
+/// and each app notes the users it changes), and a restore makes them what they were, however many times.
+///
+/// Not thread-safe: taking, restoring and the world's calls all run under one lock (the server's stage).
 package final class WorldImage: @unchecked Sendable {
-    /// The apps as they were, in the world's order. Never served, never changed.
-    private let apps: [any EmulatedApp]
+    /// The apps, in the world's order.
+    private let apps: [any AppImage]
     /// What the apps held when the image was taken (`EmulatedApp.heldBytes`).
     package let appBytes: Int
     /// How many users the apps held.
     package let userCount: Int
 
-    /// An image of `apps` (copied: the apps go on changing, the image does not).
-    package init(copying apps: [any EmulatedApp]) {
-        self.apps = apps.map { $0.copied() }
-        appBytes = apps.reduce(0) { $0 + $1.heldBytes }
-        userCount = apps.reduce(0) { $0 + $1.userCount }
+    /// An image of `apps` as they are now.
+    package init(of apps: [any EmulatedApp]) {
+        self.apps = apps.map { app -> any AppImage in
+            switch app.flavoured {
+            case .backendless(let app): return BackendlessApp.Image(of: app)
+            case .kii(let app): return KiiApp.Image(of: app)
+            }
+        }
+        appBytes = self.apps.reduce(0) { $0 + $1.heldBytes }
+        userCount = self.apps.reduce(0) { $0 + $1.userCount }
     }
 
-    /// Fresh copies of the apps, ready to serve: changing them leaves the image as it is.
-    package func copyApps() -> [any EmulatedApp] {
-        apps.map { $0.copied() }
-    }
-}
-
-extension EmulatedApp {
-    /// An independent copy of this app (`BackendlessApp.copy()`, `KiiApp.copy()`).
-    package func copied() -> any EmulatedApp {
-        switch flavoured {
-        case .backendless(let app): return app.copy()
-        case .kii(let app): return app.copy()
+    /// Makes every app of the image what it was and answers them, in the world's order, to be served.
+    /// Costs what changed since the apps last equalled this image, not what they hold.
+    package func restoreApps() -> [any EmulatedApp] {
+        apps.map { image in
+            image.restore()
+            return image.app
         }
     }
 }

@@ -42,11 +42,13 @@ enum ControlPresentation {
         members.append(.init("clock", ["now": .number(app.clock.now)]))
         switch app.flavoured {
         case .backendless(let app):
-            members += list("user", app.allUsers, limit: limit)
+            let users = app.firstUsers(limit)
+            members += list("user", users.first, count: users.total, limit: limit)
             members += list("device", app.allDevices, limit: limit)
             members.append(.init("channels", .array(app.channelNames.map(JSON.string))))
         case .kii(let app):
-            members += list("user", app.allUsers, limit: limit)
+            let users = app.firstUsers(limit)
+            members += list("user", users.first, count: users.total, limit: limit)
         }
         members.append(.init("outbox", outboxCounts(app)))
         members.append(.init("faults", .integer(Int64(app.faults.active.count))))
@@ -62,9 +64,9 @@ enum ControlPresentation {
     }
 
     /// `{"<name>_count": N, "<name>s": [the first `limit` records]}`.
-    private static func list(_ name: String, _ records: [some Presentable], limit: Int) -> [JSON.Member] {
+    private static func list(_ name: String, _ records: [some Presentable], count: Int? = nil, limit: Int) -> [JSON.Member] {
         [
-            .init(name + "_count", .integer(Int64(records.count))),
+            .init(name + "_count", .integer(Int64(count ?? records.count))),
             .init(name + "s", .array(records.prefix(limit).map { JSONRecordWriter.json($0) })),
         ]
     }

@@ -36,10 +36,10 @@ extension ControlRoutes {
         return snapshot
     }
 
-    /// `POST /_understudy/snapshots {"name"}` → 201 `{"name","users","bytes","replaced"}`: keeps a copy of every
+    /// `POST /_understudy/snapshots {"name"}` → 201 `{"name","users","bytes","replaced"}`: keeps an image of every
     /// app (users, sessions, settings, clocks, outboxes, faults, generators) under `name`, replacing a snapshot of
-    /// that name. It holds twice what the apps hold (the copy and a spare ready to restore), which counts against
-    /// `--max-memory`: 507 `MEMORY_CAP_REACHED` when it would not fit.
+    /// that name. It counts what the apps hold against `--max-memory` (what it keeps apart once the apps have
+    /// changed it all): 507 `MEMORY_CAP_REACHED` when it would not fit.
     static let takeSnapshot = ControlRequest.handler { request throws(ControlRefusal) in
         let members = try request.object(example: #"{"name": "seeded"}"#)
         try ControlRequest.rejectUnknownFields(members, known: ["name"], in: "the body")
@@ -49,11 +49,11 @@ extension ControlRoutes {
         let stage = request.stage
         let limit = stage.options.limits.maxMemory
         let replacedBytes = stage.snapshots.named(name)?.heldBytes ?? 0
-        let needed = stage.heldBytes - replacedBytes + 2 * stage.world.appBytes
+        let needed = stage.heldBytes - replacedBytes + stage.world.appBytes
         guard needed <= limit else {
             throw ControlRefusal(
                 507, "MEMORY_CAP_REACHED",
-                "memory cap reached: the snapshot '\(name)' would hold \(2 * stage.world.appBytes / (1024 * 1024)) MiB (the apps and a spare copy), "
+                "memory cap reached: the snapshot '\(name)' would hold \(stage.world.appBytes / (1024 * 1024)) MiB (what the apps hold), "
                     + "the served apps and snapshots would then hold about \(needed / (1024 * 1024)) MiB, more than --max-memory \(limit / (1024 * 1024)) MiB; "
                     + "delete a snapshot (DELETE /_understudy/snapshots/NAME) or start serve with a larger --max-memory"
             )

@@ -1,53 +1,39 @@
 internal import Foundation
-internal import Synchronization
 package import Understudy
 
-/// One named snapshot of the served world (`POST /_understudy/snapshots`): an image of the apps that is never
-/// served, and a spare copy of it made ahead of time, so a restore only swaps the spare in (microseconds, whatever
-/// the number of users) and the next spare is copied on a thread of its own, off the stage's lock. A restore that
-/// finds no spare (two restores closer together than one copy takes) copies under the lock.
+/// One named snapshot of the served world (`POST /_understudy/snapshots`): an image of the apps
+/// (`WorldImage`). A restore makes the apps what they were in place, at the cost of what changed since they last
+/// equalled this image (microseconds for a test's worth of changes, whatever the number of users).
 package final class WorldSnapshot: Sendable {
     package let name: String
-    /// The apps as they were; only ever read.
+    /// The apps as they were; read and restored under the stage's lock only.
     package let image: WorldImage
-    /// A copy of `image` ready to serve, when one is.
-    private let spare = Mutex<[any EmulatedApp]?>(nil)
 
     init(name: String, image: WorldImage) {
         self.name = name
         self.image = image
-        prepareSpare()
     }
 
-    /// What the snapshot holds against `--max-memory`: the image and its spare.
-    package var heldBytes: Int { 2 * image.appBytes }
+    /// What the snapshot holds against `--max-memory`: what the apps held when it was taken (the image shares
+    /// what has not changed since with the apps, and keeps what has).
+    package var heldBytes: Int { image.appBytes }
 
-    /// Serves apps equal to the image in `world`: the spare when it is ready, else a copy made now. Starts the next
-    /// spare, on a thread that first frees the apps served until now (freeing 10,000 users takes far longer than
-    /// swapping them), so nothing of the size of the world is done under the stage's lock when a spare is ready.
+    /// Serves the image's apps, made what they were, in `world`. Apps made since the snapshot leave the world;
+    /// freeing one with many users takes long, so that happens on a thread of its own, off the stage's lock.
     func restore(into world: ServedWorld) {
-        let ready = spare.withLock { spare in
-            defer { spare = nil }
-            return spare.map(UncheckedApps.init)
-        }
-        let replaced = world.replaceApps(with: ready?.apps ?? image.copyApps())
-        prepareSpare(freeing: UncheckedApps(apps: consume replaced))
-    }
-
-    /// Copies the image on a thread of its own (the image never changes, so no lock is needed to read it), after
-    /// dropping `freed` there (nobody else holds those apps any more).
-    private func prepareSpare(freeing freed: UncheckedApps = UncheckedApps(apps: [])) {
-        let image = image
-        Thread.detachNewThread { [weak self] in
+        let restored = image.restoreApps()
+        let replaced = world.replaceApps(with: restored)
+        let dropped = replaced.filter { app in !restored.contains { $0 === app } }
+        guard !dropped.isEmpty else { return }
+        let freed = UncheckedApps(apps: dropped)
+        Thread.detachNewThread {
             var freed = freed
             freed.apps.removeAll()
-            let copy = UncheckedApps(apps: image.copyApps())
-            self?.spare.withLock { $0 = copy.apps }
         }
     }
 }
 
-/// Apps handed from the thread that copied them to the stage; nobody else holds them.
+/// Apps handed to the thread that frees them; nobody else holds them.
 private struct UncheckedApps: @unchecked Sendable {
     var apps: [any EmulatedApp]
 }

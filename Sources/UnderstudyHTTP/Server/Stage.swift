@@ -220,7 +220,7 @@ package final class Stage {
     /// Takes a snapshot of the world's apps under `name` (replacing one of that name). Answers it and whether one
     /// was replaced.
     package func takeSnapshot(named name: String) -> (snapshot: WorldSnapshot, replaced: Bool) {
-        let snapshot = WorldSnapshot(name: name, image: WorldImage(copying: world.apps))
+        let snapshot = WorldSnapshot(name: name, image: WorldImage(of: world.apps))
         return (snapshot, snapshots.keep(snapshot))
     }
 
