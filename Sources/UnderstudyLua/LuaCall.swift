@@ -104,6 +104,9 @@ struct LuaCall {
     func app() throws(LuaMisuse) -> any EmulatedApp {
         let handle = Int64(us_tointeger(L, us_upvalueindex(2), nil))
         guard let app = host.app(handle) else {
+            if host.wasDroppedByRestore(handle) {
+                throw LuaMisuse("this backend was made after the snapshot that understudy.restore brought back, so it is gone")
+            }
             throw LuaMisuse("this backend belongs to a scenario that has ended; create backends inside the scenario")
         }
         app.faults.lastFired = nil  // so that `fail` can tell an injected error from a real one

@@ -9,8 +9,23 @@ final class ScenarioHost {
     var L: OpaquePointer?
     /// The thread of the binding now running (a coroutine's, perhaps): where predicates are called.
     var currentL: OpaquePointer?
-    /// The backends the running scenario created (a live session's live in its world instead).
+    /// The backends of the running scenario, in order (a live session's live in its world instead).
     private var scenarioApps: [any EmulatedApp] = []
+    /// Every backend the running scenario made, by the number its handle carries. A snapshot restore can drop a
+    /// backend from `scenarioApps`; its handle then finds nothing, and no later backend takes its number.
+    private var madeApps: [any EmulatedApp] = []
+    /// The number of each of `scenarioApps` in `madeApps`.
+    private var scenarioNumbers: [Int] = []
+    /// The snapshots the running scenario keeps (`understudy.snapshot`, `understudy.restore`).
+    private(set) lazy var snapshots = ScenarioSnapshots(
+        serve: { [unowned self] apps in serveRestored(apps) },
+        charge: { [unowned self] bytes in
+            guard let L = currentL ?? self.L else { return true }
+            let fits = us_charge_memory(L, Int64(bytes)) != 0
+            if !fits { us_charge_memory(L, -Int64(bytes)) }
+            return fits
+        }
+    )
     private(set) var epoch: Int64 = 0
     private var scenarioSeed: UInt64 = 0
     /// Registry references to `when` predicates, released when the scenario ends.
@@ -44,7 +59,10 @@ final class ScenarioHost {
             for reference in predicateReferences { luaL_unref(L, us_registryindex(), reference) }
         }
         predicateReferences.removeAll()
+        snapshots.forget()
         scenarioApps.removeAll(keepingCapacity: true)
+        madeApps.removeAll(keepingCapacity: true)
+        scenarioNumbers.removeAll(keepingCapacity: true)
         epoch += 1
         scenarioSeed = seed
         pendingError = nil
@@ -59,7 +77,21 @@ final class ScenarioHost {
         if let world { return handle(ofAppAt: world.add(app, keepingItsClock: keepingItsClock)) }
         app.admitsGrowth = { [weak self] bytes in self?.admitsGrowth(bytes) ?? true }
         scenarioApps.append(app)
+        madeApps.append(app)
+        scenarioNumbers.append(madeApps.count - 1)
         return handle(ofAppAt: scenarioApps.count - 1)
+    }
+
+    /// Makes the scenario's backends `apps` (what a snapshot restore brought back: backends the scenario made, in
+    /// the order it made them).
+    private func serveRestored(_ apps: [any EmulatedApp]) {
+        scenarioApps = apps
+        scenarioNumbers = apps.map { app in madeApps.firstIndex { $0 === app } ?? madeApps.count }
+    }
+
+    /// True when `handle` is one of the running scenario's backends that a snapshot restore dropped.
+    func wasDroppedByRestore(_ handle: Int64) -> Bool {
+        world == nil && handle >> 24 == epoch && Int(handle & 0xFF_FFFF) < madeApps.count && app(handle) == nil
     }
 
     /// Whether `bytes` more fit under the memory cap of the state whose binding is calling (an app's
@@ -84,12 +116,14 @@ final class ScenarioHost {
         guard handle >> 24 == epoch else { return nil }
         let index = Int(handle & 0xFF_FFFF)
         if let world { return index < world.apps.count ? world.apps[index] : nil }
-        return index < scenarioApps.count ? scenarioApps[index] : nil
+        // Usually the backend at the number's place; after a restore dropped some, found by its number.
+        if index < scenarioNumbers.count, scenarioNumbers[index] == index { return scenarioApps[index] }
+        return scenarioNumbers.firstIndex(of: index).map { scenarioApps[$0] }
     }
 
-    /// The handle of the backend at `index` in the running scenario.
+    /// The handle of the backend at `index` in `apps`.
     func handle(ofAppAt index: Int) -> Int64 {
-        epoch << 24 | Int64(index)
+        epoch << 24 | Int64(world == nil ? scenarioNumbers[index] : index)
     }
 
     /// The host of a state made with one (the prelude's compiler state has none).

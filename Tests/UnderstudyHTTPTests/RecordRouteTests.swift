@@ -233,6 +233,54 @@ struct RecordRouteTests {
         }
     }
 
+    @Test("a suite that restores a snapshot before each test records understudy.snapshot / restore, and each test replays green")
+    func snapshotsBetweenTests() async throws {
+        try await withServer { _, client in
+            func named(_ test: String) -> HTTPFields { [HTTPField.Name("X-Understudy-Test")!: test] }
+            // Seeded once: a user, and a snapshot of it.
+            let seeded = try await client.send(.post, "\(backendless)/users/register", json: #"{"email":"seed@b.test","password":"Seed-pw1"}"#)
+            #expect(seeded.status == 200, "\(seeded.text)")
+            #expect(try await client.control(.post, "/snapshots", json: #"{"name":"seeded"}"#).status == 201)
+            // Each test restores first, then registers the same address: it works only because of the restore, and
+            // gets the same objectId each time (the generators went back too).
+            var ids: [String] = []
+            for test in ["first", "second", "third"] {
+                #expect(try await client.control(.post, "/snapshots/seeded/restore").status == 200)
+                let again = try await client.send(
+                    .post, "\(backendless)/users/register", json: #"{"email":"each@b.test","password":"Each-pw1"}"#, headers: named(test)
+                )
+                #expect(again.status == 200, "\(again.text)")
+                ids.append(again.json("objectId")?.stringValue ?? "")
+                let count = try await client.send(.post, "\(backendless)/users/login", json: #"{"login":"seed@b.test","password":"Seed-pw1"}"#, headers: named(test))
+                #expect(count.status == 200, "\(count.text)")
+            }
+            #expect(Set(ids).count == 1, "\(ids)")
+            let file = try await client.recording("?name=seeding")
+            #expect(file.contains(#"understudy.snapshot("seeded")"#), "\(file)")
+            #expect(file.contains(#"understudy.restore("seeded")"#), "\(file)")
+            let result = runScenarios(file, file: "recorded.lua")
+            #expect(result.outcomes.count == 4)
+            for outcome in result.outcomes {
+                #expect(outcome.status == .passed, "\(outcome.declaration.name): \(outcome.message ?? "") \(outcome.location ?? "")\n\(file)")
+            }
+        }
+    }
+
+    @Test("a restore of a snapshot taken before the session began stays a comment; serve's Lua session points snapshots to the control API")
+    func snapshotsFromBeforeTheSession() async throws {
+        try await withServer { _, client in
+            #expect(try await client.control(.post, "/snapshots", json: #"{"name":"old"}"#).status == 201)
+            #expect(try await client.control(.post, "/reset").status == 200)
+            #expect(try await client.control(.post, "/snapshots/old/restore").status == 200)
+            let file = try await client.recording()
+            #expect(!file.contains("understudy.restore"), "\(file)")
+            #expect(file.contains("a snapshot taken before this session began"), "\(file)")
+            let lua = try await client.send(.post, "/_understudy/lua", text: #"understudy.snapshot("x")"#)
+            #expect(lua.status == 400, "\(lua.text)")
+            #expect(lua.json("message")?.stringValue?.contains("POST /_understudy/snapshots") == true, "\(lua.text)")
+        }
+    }
+
     @Test("a Kii administrator token (client credentials) records as admin.token() and the calls made with it replay")
     func kiiAdminToken() async throws {
         try await withServer { _, client in

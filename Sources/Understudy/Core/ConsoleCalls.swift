@@ -40,6 +40,8 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
     case moduleApp = "understudy.app"
     case moduleApps = "understudy.apps"
     case moduleImport = "understudy.import"
+    case moduleSnapshot = "understudy.snapshot"
+    case moduleRestore = "understudy.restore"
     case journalEntries = "understudy.journal.entries"
     case journalLast = "understudy.journal.last"
     case journalCount = "understudy.journal.count"
@@ -304,6 +306,16 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
             // Hand-written in the bridge: it creates apps, as `understudy.backendless` does.
             return declare([ArgumentDeclaration("world", .any, from: .none, "an exported world: { format, apps }")],
                            result: .value("(BackendlessApp|KiiApp)[]", "apps"))
+        case .moduleSnapshot:
+            return declare([.string("name", from: .none, "the name understudy.restore brings it back by")], result: .true) { module, a in
+                try Self.snapshots(module).take(a.string("name"), of: module.apps)
+                return .done
+            }
+        case .moduleRestore:
+            return declare([.string("name", from: .none, "a name understudy.snapshot kept")], result: .true) { module, a in
+                try Self.snapshots(module).restore(a.string("name"))
+                return .done
+            }
         case .journalEntries:
             return declare([journalFilter], result: .value("JournalEntry[]", "entries")) { module, a in
                 .records(try Self.journal(module.world).entries(matching: a.typed("filter", as: JournalFilter.self) ?? JournalFilter()).map { $0 as any Presentable })
@@ -334,6 +346,14 @@ package enum ConsoleCall: String, CaseIterable, Sendable {
 
     /// What the journal's calls raise outside `understudy serve`.
     package static let journalOnlyServed = "the journal records requests served over HTTP; it exists only under `understudy serve`"
+
+    package static let snapshotsOnlyInScenarios = "under `understudy serve` snapshots are the control API's: POST /_understudy/snapshots {\"name\"} and POST /_understudy/snapshots/NAME/restore"
+
+    /// The running scenario's snapshots; misuse under `understudy serve`.
+    private static func snapshots(_ module: ModuleContext) throws(CallMisuse) -> ScenarioSnapshots {
+        guard module.world == nil, let snapshots = module.snapshots else { throw CallMisuse(snapshotsOnlyInScenarios) }
+        return snapshots
+    }
 
     /// The served world's journal; misuse outside `understudy serve`.
     private static func journal(_ world: ServedWorld?) throws(CallMisuse) -> RequestJournal {

@@ -434,9 +434,12 @@ extension ArgumentValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral
 package struct ModuleContext {
     package let world: ServedWorld?
     package let apps: [any EmulatedApp]
+    /// The running scenario's snapshots (nil under `understudy serve`, whose snapshots are the control API's).
+    package let snapshots: ScenarioSnapshots?
 
-    package init(world: ServedWorld?, apps: [any EmulatedApp]) {
+    package init(world: ServedWorld?, apps: [any EmulatedApp], snapshots: ScenarioSnapshots? = nil) {
         self.world = world
         self.apps = apps
+        self.snapshots = snapshots
     }
 }

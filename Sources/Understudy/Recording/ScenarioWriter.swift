@@ -33,6 +33,9 @@ struct ScenarioWriter {
     private var received: [String: Int] = [:]
     private var appVariables: [Int: String] = [:]
     private var appFlavours: [Int: Flavour] = [:]
+    /// The snapshots the session took since it began, by name: what the outbox had received then, and how many
+    /// apps there were (a restore brings both back).
+    private var snapshots: [String: (received: [String: Int], apps: Int)] = [:]
     private var calls = 0
     private var comments = 0
     /// While a call's arguments are written: its app and the virtual time it was made at.
@@ -654,6 +657,23 @@ struct ScenarioWriter {
                     add("\(app(index)).faults.clear()  -- the chunk's faults fire below only where the session saw them fire")
                 }
             }
+        case "/snapshots" where step.method == "POST":
+            guard let name = Self.snapshotName(inBody: step.body) else {
+                comment("control: \(place) \(Self.oneLine(step.body))\(describe(step))")
+                break
+            }
+            add("understudy.snapshot(\(LuaSource.string(name)))  -- control: \(place)")
+            snapshots[name] = (received, step.after.count)
+        case _ where step.method == "POST" && route.hasPrefix("/snapshots/") && route.hasSuffix("/restore"):
+            let name = String(route.dropFirst("/snapshots/".count).dropLast("/restore".count))
+            guard let kept = snapshots[name] else {
+                comment("control: \(place): a snapshot taken before this session began\(describe(step))")
+                break
+            }
+            add("understudy.restore(\(LuaSource.string(name)))  -- control: \(place)")
+            received = kept.received
+            // Apps made after the snapshot are gone: a later app at their place is another.
+            for index in appVariables.keys where index >= kept.apps { appVariables[index] = nil }
         default:
             if route == "/journal" {
                 comment("control: \(place): the journal was emptied; the requests before it are not in this file")
@@ -724,6 +744,22 @@ struct ScenarioWriter {
         }
         if step.after.count != step.before.count { changes.append("apps \(step.before.count) → \(step.after.count)") }
         return changes.isEmpty ? " (it changed nothing the scenario sees)" : " (changed: " + changes.joined(separator: ", ") + "; not repeated here)"
+    }
+
+    /// The name a `POST /_understudy/snapshots` body gave (`{"name": "seeded"}`); nil when it gave none this
+    /// simple reading finds (the route refused such a body, so the step was not recorded as a snapshot).
+    static func snapshotName(inBody body: String) -> String? {
+        let bytes = Array(body.utf8)
+        let key = Array(#""name""#.utf8)
+        guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: key) }) else { return nil }
+        var rest = bytes[(start + key.count)...].drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+        guard rest.first == UInt8(ascii: ":") else { return nil }
+        rest = rest.dropFirst().drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+        guard rest.first == UInt8(ascii: "\"") else { return nil }
+        // Names are letters, digits, `.`, `_` and `-` (the route refuses others): no escape to read.
+        let name = rest.dropFirst().prefix { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        guard !name.isEmpty, rest.dropFirst().count > name.count, rest.dropFirst()[name.endIndex] == UInt8(ascii: "\"") else { return nil }
+        return String(decoding: name, as: UTF8.self)
     }
 
     static func oneLine(_ text: String) -> String {

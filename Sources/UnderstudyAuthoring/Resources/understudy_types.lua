@@ -151,6 +151,19 @@ function understudy.apps() end
 ---@return (BackendlessApp|KiiApp)[]
 function understudy.import(world) end
 
+---Keeps the scenario's backends as they are now under `name` (replacing a snapshot of that name): users,
+---sessions, settings, clocks, outboxes, faults and generators. Not under `understudy serve` (its control API has
+---POST /_understudy/snapshots).
+---@param name string
+---@return true
+function understudy.snapshot(name) end
+
+---Brings the backends kept under `name` back as they were, in place (the app tables keep working; backends made
+---since are gone). Raises for a name never kept.
+---@param name string
+---@return true
+function understudy.restore(name) end
+
 ---@class JournalFilter
 ---@field method? string
 ---@field path? string

@@ -37,7 +37,7 @@ enum OperationAdapter {
             }
             if let runOnWorld = performer.runOnWorld {  // a module call: no app
                 do {
-                    return call.present(try runOnWorld(ModuleContext(world: call.host.world, apps: call.host.apps), arguments))
+                    return call.present(try runOnWorld(ModuleContext(world: call.host.world, apps: call.host.apps, snapshots: call.host.snapshots), arguments))
                 } catch let misuse as CallMisuse {
                     throw LuaMisuse(misuse.message)
                 } catch {

@@ -2,8 +2,9 @@ internal import CLua
 internal import CLuaShim
 internal import Understudy
 
-/// `understudy.app(name)`, `understudy.apps()` and `understudy.journal`: reaching the backends a script did not
-/// create itself (under `understudy serve`, the served apps) and the requests the server answered.
+/// `understudy.app(name)`, `understudy.apps()`, `understudy.snapshot` / `restore` and `understudy.journal`: reaching
+/// the backends a script did not create itself (under `understudy serve`, the served apps), keeping and bringing
+/// back a scenario's backends, and the requests the server answered.
 enum ServedBindings {
     static func install(_ L: OpaquePointer, module: Int32) {
         functions.install(L, into: module, handle: 0)
@@ -13,7 +14,7 @@ enum ServedBindings {
     /// `OperationAdapter` serves them.
     static let functions: BindingTree = {
         var tree = BindingTree()
-        for call in [ConsoleCall.moduleApp, .moduleApps, .journalEntries, .journalLast, .journalCount, .journalClear] {
+        for call in [ConsoleCall.moduleApp, .moduleApps, .moduleSnapshot, .moduleRestore, .journalEntries, .journalLast, .journalCount, .journalClear] {
             let declaration = call.declaration(for: .backendless)
             guard let path = declaration.lua, let index = OperationAdapter.index(of: declaration) else {
                 preconditionFailure("\(call.rawValue) names no method")
