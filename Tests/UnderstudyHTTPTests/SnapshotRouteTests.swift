@@ -53,6 +53,9 @@ struct SnapshotRouteTests {
             let restored = try await client.send(.post, "/_understudy/snapshots/seeded/restore")
             #expect(restored.status == 200, "\(restored.text)")
             #expect(try await Self.state(client) == before)
+            // What the restore itself took, for a suite's timings: `restore;dur=` and milliseconds.
+            let timing = restored.headers[HTTPField.Name("Server-Timing")!] ?? ""
+            #expect(timing.hasPrefix("restore;dur=") && Double(timing.dropFirst("restore;dur=".count)) != nil, "\(timing)")
             // The session that was live at the snapshot is live again.
             let valid = try await client.send(.get, "\(backendless)/users/isvalidusertoken/\(token)")
             #expect(valid.text == "true", "\(valid.text)")

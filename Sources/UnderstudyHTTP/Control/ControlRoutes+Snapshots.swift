@@ -77,16 +77,22 @@ extension ControlRoutes {
     /// were when the snapshot was taken (users, sessions, settings, clocks, outboxes, faults, and the generators,
     /// so the ids handed out next are the ones handed out after the snapshot). The journal is kept; the snapshot
     /// stays, to be restored again.
+    /// `Server-Timing: restore;dur=MS` says what the restore itself took (without HTTP's share).
     static let restoreSnapshot = ControlRequest.handler { request throws(ControlRefusal) in
         let snapshot = try namedSnapshot(request)
+        let started = ContinuousClock.now
         request.stage.restore(snapshot)
+        let took = started.duration(to: .now)
         let linkBase = request.stage.options.linkBase
-        return Reply(
+        var reply = Reply(
             body: [
                 "restored": .string(snapshot.name),
                 "apps": .array(request.stage.apps.map { ControlPresentation.summary($0, linkBase: linkBase) }),
             ]
         )
+        let microseconds = took.components.seconds * 1_000_000 + took.components.attoseconds / 1_000_000_000_000
+        reply.headers.append((name: "Server-Timing", value: "restore;dur=\(microseconds / 1000).\(String(microseconds % 1000 + 1000).dropFirst())"))
+        return reply
     }
 
     /// `DELETE /_understudy/snapshots/{name}` → `{"deleted": name}`; its memory is freed.
