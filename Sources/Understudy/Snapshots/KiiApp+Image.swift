@@ -38,18 +38,7 @@ extension KiiApp {
         var app: any EmulatedApp { source }
 
         func restore() {
-            let changes = source.userChanges
-            changes.withoutNoting {
-                if changes.baseline == serial {
-                    for user in changes.changed {
-                        if let kept = users[ObjectIdentifier(user)] { user.reset(to: kept.state) }
-                    }
-                } else {
-                    for kept in users.values { kept.user.reset(to: kept.state) }
-                }
-                source.held = held
-            }
-            changes.equal(serial)
+            source.userChanges.restore(image: serial, users: users, resetting: { $0.reset(to: $1) }) { source.held = held }
         }
     }
 

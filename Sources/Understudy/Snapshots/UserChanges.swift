@@ -48,10 +48,23 @@ final class UserChanges<User: ChangeNoting> {
         changed.removeAll()
     }
 
-    /// Runs `reset` without noting the changes it makes.
-    func withoutNoting(_ reset: () -> Void) {
+    /// Makes the app equal to the image numbered `serial` again, without noting what that changes: resets the users
+    /// the image keeps (`kept`, each with its fields then) that changed since the app last equalled it (every one when
+    /// it last equalled another image), then `putBack` restores everything else.
+    func restore<State>(
+        image serial: UInt64, users kept: [ObjectIdentifier: (user: User, state: State)], resetting reset: (User, State) -> Void,
+        putBack: () -> Void
+    ) {
         isListening = false
-        defer { isListening = true }
-        reset()
+        if baseline == serial {
+            for user in changed {
+                if let entry = kept[ObjectIdentifier(user)] { reset(user, entry.state) }
+            }
+        } else {
+            for entry in kept.values { reset(entry.user, entry.state) }
+        }
+        putBack()
+        isListening = true
+        equal(serial)
     }
 }
