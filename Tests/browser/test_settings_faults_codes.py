@@ -1,6 +1,6 @@
-"""The dashboard's controls a newcomer missed: multiple_logins as a number of sessions, a fault aimed at one
-identity, and when an SMS code expires. Driven by role and accessible name, as a person (or a screen reader)
-finds them."""
+"""The dashboard's controls a newcomer missed: multiple_logins as a number of sessions, an edit a redraw lands on,
+a fault aimed at one identity, and when an SMS code expires. Driven by role and accessible name, as a person (or a
+screen reader) finds them."""
 
 import re
 import time
@@ -45,6 +45,22 @@ def test_multiple_logins_can_be_a_number_of_sessions(dashboard):
     card.get_by_role("combobox", name="multiple_logins").select_option(label="deny")
     assert setting_on_server("UNDERSTUDY-APP", "multiple_logins", "deny")
     expect(app_card(dashboard, "UNDERSTUDY-APP").get_by_role("spinbutton", name="Sessions per user")).to_be_disabled()
+
+
+def test_an_edit_a_redraw_lands_on_is_kept_and_committed(dashboard):
+    # A number typed into a setting, not yet committed, when the card is drawn again (here: another setting changed
+    # over HTTP, which the next refresh shows): the edit is not lost. The browser commits it as the old field leaves
+    # the page (its change event), and the field drawn again has the focus and the number.
+    card = app_card(dashboard, "UNDERSTUDY-APP")
+    lockout = card.get_by_role("spinbutton", name="lockout_after")
+    lockout.fill("7")
+    status, reply = call("PATCH", "/_understudy/settings?app=UNDERSTUDY-APP", {"registration": False})
+    assert status == 200, reply
+    expect(app_card(dashboard, "UNDERSTUDY-APP").get_by_role("switch", name="registration")).not_to_be_checked(timeout=15000)
+    lockout = app_card(dashboard, "UNDERSTUDY-APP").get_by_role("spinbutton", name="lockout_after")
+    expect(lockout).to_have_value("7")
+    expect(lockout).to_be_focused()
+    assert setting_on_server("UNDERSTUDY-APP", "lockout_after", 7)
 
 
 def test_a_fault_aimed_at_one_identity_fails_only_its_calls(dashboard):
