@@ -4,41 +4,32 @@ extension BackendlessApp {
     /// a restore puts the tables back and resets the users' fields in place, only the users changed since when the
     /// app last equalled this image (`UserChanges`), so it costs what the test between changed, not the world's size.
     final class Image: AppImage {
-        let serial: UInt64
         private let source: BackendlessApp
         /// Everything but the users' own fields.
         private let held: Held
-        /// Every user the tables reach, with its fields then, by object.
-        private let users: [ObjectIdentifier: (user: StoredUser, state: StoredUser.State)]
+        private let users: UserImage<StoredUser, StoredUser.State>
         let heldBytes: Int
         let userCount: Int
 
         init(of app: BackendlessApp) {
             source = app
-            serial = app.userChanges.serialForNewImage()
             held = app.held
-            var users: [ObjectIdentifier: (user: StoredUser, state: StoredUser.State)] = [:]
-            users.reserveCapacity(app.users.count)
-            func keep(_ user: StoredUser) {
-                let key = ObjectIdentifier(user)
-                if users[key] == nil { users[key] = (user, user.state) }
-            }
             // Every table that points at users: a deleted user stays in `registrationOrder` until a page drops it.
-            for user in app.users.values { keep(user) }
-            for user in app.registrationOrder { keep(user) }
-            for user in app.identityIndex.values { keep(user) }
-            for user in app.sessions.values { keep(user) }
-            for user in app.oauth.links.values { keep(user) }
-            self.users = users
+            users = UserImage(app.userChanges, capacity: app.users.count, state: \.state) { keep in
+                app.users.values.forEach(keep)
+                app.registrationOrder.forEach(keep)
+                app.identityIndex.values.forEach(keep)
+                app.sessions.values.forEach(keep)
+                app.oauth.links.values.forEach(keep)
+            }
             heldBytes = app.heldBytes
             userCount = app.userCount
-            app.userChanges.equal(serial)
         }
 
         var app: any EmulatedApp { source }
 
         func restore() {
-            source.userChanges.restore(image: serial, users: users, resetting: { $0.reset(to: $1) }) { source.held = held }
+            users.restore(source.userChanges, resetting: { $0.reset(to: $1) }) { source.held = held }
         }
     }
 

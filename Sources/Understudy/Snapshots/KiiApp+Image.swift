@@ -3,42 +3,33 @@ extension KiiApp {
     /// until either side changes them) and each user's fields, profile included, apart; a restore resets in place
     /// the users changed since the app last equalled this image.
     final class Image: AppImage {
-        let serial: UInt64
         private let source: KiiApp
         /// Everything but the users' own fields.
         private let held: Held
-        /// Every user the tables reach, with its fields then, by object.
-        private let users: [ObjectIdentifier: (user: KiiStoredUser, state: KiiStoredUser.State)]
+        private let users: UserImage<KiiStoredUser, KiiStoredUser.State>
         let heldBytes: Int
         let userCount: Int
 
         init(of app: KiiApp) {
             source = app
-            serial = app.userChanges.serialForNewImage()
             held = app.held
-            var users: [ObjectIdentifier: (user: KiiStoredUser, state: KiiStoredUser.State)] = [:]
-            users.reserveCapacity(app.users.count)
-            func keep(_ user: KiiStoredUser) {
-                let key = ObjectIdentifier(user)
-                if users[key] == nil { users[key] = (user, user.state) }
+            users = UserImage(app.userChanges, capacity: app.users.count, state: \.state) { keep in
+                app.users.values.forEach(keep)
+                app.registrationOrder.forEach(keep)
+                app.loginNames.values.forEach(keep)
+                app.emails.values.forEach(keep)
+                app.phones.values.forEach(keep)
+                app.sessions.values.forEach(keep)
+                app.lifecycle.resetLinks.values.forEach(keep)
             }
-            for user in app.users.values { keep(user) }
-            for user in app.registrationOrder { keep(user) }
-            for user in app.loginNames.values { keep(user) }
-            for user in app.emails.values { keep(user) }
-            for user in app.phones.values { keep(user) }
-            for user in app.sessions.values { keep(user) }
-            for user in app.lifecycle.resetLinks.values { keep(user) }
-            self.users = users
             heldBytes = app.heldBytes
             userCount = app.userCount
-            app.userChanges.equal(serial)
         }
 
         var app: any EmulatedApp { source }
 
         func restore() {
-            source.userChanges.restore(image: serial, users: users, resetting: { $0.reset(to: $1) }) { source.held = held }
+            users.restore(source.userChanges, resetting: { $0.reset(to: $1) }) { source.held = held }
         }
     }
 
