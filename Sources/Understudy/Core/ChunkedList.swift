@@ -1,6 +1,6 @@
 /// A list kept as chunks of at most 256 elements: what an app keeps in registration order. It is a value, like an
 /// array, but a copy shares the chunks, so appending to a copy copies the last chunk and the list of chunks, not
-/// every element. A snapshot shares the app's lists (`BackendlessApp.Image`): with an array of 10,000 users, the
+/// every element. A snapshot shares the app's lists (`AppImageOf`): with an array of 10,000 users, the
 /// first registration after each restore retained all 10,000, and the restore released them again.
 ///
 /// Every chunk but the last is full, so an element is found by position in two steps.

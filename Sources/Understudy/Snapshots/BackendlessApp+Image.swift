@@ -1,36 +1,12 @@
-extension BackendlessApp {
-    /// The app as a snapshot keeps it (`WorldImage`): its tables and values as they were (shared with the app until
-    /// either changes them: copy-on-write, no copy made now) and each user's fields apart. The users stay the app's:
-    /// a restore puts the tables back and resets the users' fields in place, only the users changed since when the
-    /// app last equalled this image (`UserChanges`), so it costs what the test between changed, not the world's size.
-    final class Image: AppImage {
-        private let source: BackendlessApp
-        /// Everything but the users' own fields.
-        private let held: Held
-        private let users: UserImage<StoredUser, StoredUser.State>
-        let heldBytes: Int
-        let userCount: Int
-
-        init(of app: BackendlessApp) {
-            source = app
-            held = app.held
-            // Every table that points at users: a deleted user stays in `registrationOrder` until a page drops it.
-            users = UserImage(app.userChanges, capacity: app.users.count, state: \.state) { keep in
-                app.users.values.forEach(keep)
-                app.registrationOrder.forEach(keep)
-                app.identityIndex.values.forEach(keep)
-                app.sessions.values.forEach(keep)
-                app.oauth.links.values.forEach(keep)
-            }
-            heldBytes = app.heldBytes
-            userCount = app.userCount
-        }
-
-        var app: any EmulatedApp { source }
-
-        func restore() {
-            users.restore(source.userChanges, resetting: { $0.reset(to: $1) }) { source.held = held }
-        }
+extension BackendlessApp: SnapshotApp {
+    /// Every table that points at users, walked for a snapshot (`AppImageOf`).
+    func forEachUserTheTablesReach(_ body: (StoredUser) -> Void) {
+        // A deleted user stays in `registrationOrder` until a page drops it.
+        users.values.forEach(body)
+        registrationOrder.forEach(body)
+        identityIndex.values.forEach(body)
+        sessions.values.forEach(body)
+        oauth.links.values.forEach(body)
     }
 
     /// What the app holds besides its users' own fields, as values: settings, clock, outbox, faults (their
@@ -64,7 +40,7 @@ extension BackendlessApp {
         var admitsGrowth: GrowthCheck
     }
 
-    private var held: Held {
+    var held: Held {
         get {
             Held(
                 settings: settings, clock: clock, outbox: outbox, faults: faults, linkBase: linkBase, random: random,
@@ -115,7 +91,7 @@ extension BackendlessApp {
     ]
 }
 
-extension StoredUser {
+extension StoredUser: SnapshotUser {
     /// A user's changing fields as values.
     struct State {
         var properties: [Property]

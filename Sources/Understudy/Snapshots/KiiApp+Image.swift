@@ -1,36 +1,13 @@
-extension KiiApp {
-    /// The app as a snapshot keeps it, as `BackendlessApp.Image` does: the tables and values as they were (shared
-    /// until either side changes them) and each user's fields, profile included, apart; a restore resets in place
-    /// the users changed since the app last equalled this image.
-    final class Image: AppImage {
-        private let source: KiiApp
-        /// Everything but the users' own fields.
-        private let held: Held
-        private let users: UserImage<KiiStoredUser, KiiStoredUser.State>
-        let heldBytes: Int
-        let userCount: Int
-
-        init(of app: KiiApp) {
-            source = app
-            held = app.held
-            users = UserImage(app.userChanges, capacity: app.users.count, state: \.state) { keep in
-                app.users.values.forEach(keep)
-                app.registrationOrder.forEach(keep)
-                app.loginNames.values.forEach(keep)
-                app.emails.values.forEach(keep)
-                app.phones.values.forEach(keep)
-                app.sessions.values.forEach(keep)
-                app.lifecycle.resetLinks.values.forEach(keep)
-            }
-            heldBytes = app.heldBytes
-            userCount = app.userCount
-        }
-
-        var app: any EmulatedApp { source }
-
-        func restore() {
-            users.restore(source.userChanges, resetting: { $0.reset(to: $1) }) { source.held = held }
-        }
+extension KiiApp: SnapshotApp {
+    /// Every table that points at users, walked for a snapshot (`AppImageOf`).
+    func forEachUserTheTablesReach(_ body: (KiiStoredUser) -> Void) {
+        users.values.forEach(body)
+        registrationOrder.forEach(body)
+        loginNames.values.forEach(body)
+        emails.values.forEach(body)
+        phones.values.forEach(body)
+        sessions.values.forEach(body)
+        lifecycle.resetLinks.values.forEach(body)
     }
 
     /// What the app holds besides its users' own fields, as values (see `BackendlessApp.Held`).
@@ -68,7 +45,7 @@ extension KiiApp {
         var admitsGrowth: GrowthCheck
     }
 
-    private var held: Held {
+    var held: Held {
         get {
             Held(
                 settings: settings, clock: clock, outbox: outbox, faults: faults, linkBase: linkBase, ids: ids,
@@ -126,7 +103,7 @@ extension KiiApp {
     ]
 }
 
-extension KiiStoredUser {
+extension KiiStoredUser: SnapshotUser {
     /// A user's changing fields as values, its profile's included.
     struct State {
         var loginName: String?

@@ -69,28 +69,36 @@ final class UserChanges<User: ChangeNoting> {
     }
 }
 
-/// The users' part of an app's image (`BackendlessApp.Image`, `KiiApp.Image`): each user the app's tables reach,
-/// with its fields then, by object, and the image's serial number in the app's `UserChanges`.
-struct UserImage<User: ChangeNoting, State> {
+/// A stored user a snapshot keeps apart from its app (`StoredUser`, `KiiStoredUser`): its changing fields as one
+/// value, and a reset to such a value.
+protocol SnapshotUser: ChangeNoting {
+    associatedtype State
+    var state: State { get }
+    func reset(to state: State)
+}
+
+/// The users' part of an app's image (`AppImageOf`): each user the app's tables reach, with its fields then, by
+/// object, and the image's serial number in the app's `UserChanges`.
+struct UserImage<User: SnapshotUser> {
     let serial: UInt64
-    private let kept: [ObjectIdentifier: (user: User, state: State)]
+    private let kept: [ObjectIdentifier: (user: User, state: User.State)]
 
     /// Keeps each user `reaching` hands to its argument (once, however many tables hold it) with its `state`, and
     /// makes this image the one the app's users equal.
-    init(_ changes: UserChanges<User>, capacity: Int, state: KeyPath<User, State>, reaching: ((User) -> Void) -> Void) {
+    init(_ changes: UserChanges<User>, capacity: Int, reaching: ((User) -> Void) -> Void) {
         serial = changes.serialForNewImage()
-        var kept: [ObjectIdentifier: (user: User, state: State)] = [:]
+        var kept: [ObjectIdentifier: (user: User, state: User.State)] = [:]
         kept.reserveCapacity(capacity)
         reaching { user in
             let key = ObjectIdentifier(user)
-            if kept[key] == nil { kept[key] = (user, user[keyPath: state]) }
+            if kept[key] == nil { kept[key] = (user, user.state) }
         }
         self.kept = kept
         changes.equal(serial)
     }
 
-    /// Makes the app equal to the image again: `UserChanges.restore` with the users kept.
-    func restore(_ changes: UserChanges<User>, resetting reset: (User, State) -> Void, putBack: () -> Void) {
-        changes.restore(image: serial, users: kept, resetting: reset, putBack: putBack)
+    /// Makes the app equal to the image again: `UserChanges.restore` with the users kept, then `putBack`.
+    func restore(_ changes: UserChanges<User>, putBack: () -> Void) {
+        changes.restore(image: serial, users: kept, resetting: { $0.reset(to: $1) }, putBack: putBack)
     }
 }

@@ -1,4 +1,4 @@
-/// One app as a snapshot keeps it (`BackendlessApp.Image`, `KiiApp.Image`).
+/// One app as a snapshot keeps it (`AppImageOf`).
 protocol AppImage: AnyObject {
     /// The app the image was taken of: a restore makes it equal to the image again.
     var app: any EmulatedApp { get }
@@ -8,6 +8,44 @@ protocol AppImage: AnyObject {
     var userCount: Int { get }
     /// Makes the app equal to the image: its tables and values put back, the users changed since reset in place.
     func restore()
+}
+
+/// An app a snapshot can keep (`BackendlessApp`, `KiiApp`): everything it holds besides its users' own fields as
+/// one value (`Held`: settings, clock, outbox, faults, generators, the tables of users, ...), the changes its users
+/// note, and every user its tables reach.
+protocol SnapshotApp: EmulatedApp {
+    associatedtype Held
+    associatedtype User: SnapshotUser
+    var held: Held { get set }
+    var userChanges: UserChanges<User> { get }
+    /// Hands `body` every user any table points at (a user in several tables, several times).
+    func forEachUserTheTablesReach(_ body: (User) -> Void)
+}
+
+/// The app as a snapshot keeps it: its tables and values as they were (`Held`, shared with the app until either
+/// changes them: copy-on-write, no copy made now) and each user's fields apart (`UserImage`). The users stay the
+/// app's: a restore puts the tables back and resets the users' fields in place, only the users changed since the
+/// app last equalled this image (`UserChanges`), so it costs what the test between changed, not the world's size.
+final class AppImageOf<App: SnapshotApp>: AppImage {
+    private let source: App
+    private let held: App.Held
+    private let users: UserImage<App.User>
+    let heldBytes: Int
+    let userCount: Int
+
+    init(of app: App) {
+        source = app
+        held = app.held
+        users = UserImage(app.userChanges, capacity: app.userCount) { keep in app.forEachUserTheTablesReach(keep) }
+        heldBytes = app.heldBytes
+        userCount = app.userCount
+    }
+
+    var app: any EmulatedApp { source }
+
+    func restore() {
+        users.restore(source.userChanges) { source.held = held }
+    }
 }
 
 /// The apps of a served world at one moment: what a snapshot holds. The image keeps the apps themselves and
@@ -27,8 +65,8 @@ package final class WorldImage: @unchecked Sendable {
     package init(of apps: [any EmulatedApp]) {
         self.apps = apps.map { app -> any AppImage in
             switch app.flavoured {
-            case .backendless(let app): return BackendlessApp.Image(of: app)
-            case .kii(let app): return KiiApp.Image(of: app)
+            case .backendless(let app): return AppImageOf(of: app)
+            case .kii(let app): return AppImageOf(of: app)
             }
         }
         appBytes = self.apps.reduce(0) { $0 + $1.heldBytes }
